@@ -1,0 +1,21 @@
+/**
+ * The six endpoints: path and whether they need the API key. The reference service routes by this
+ * table and the SDK builds its requests from it, so the two cannot disagree on a path.
+ */
+export const ENDPOINTS = {
+  exchanges: { path: '/v1/exchanges', authenticated: false },
+  assets: { path: '/v1/assets', authenticated: false },
+  exchange_pairs: { path: '/v1/exchange_pairs', authenticated: false },
+  aggregated_pairs: { path: '/v1/aggregated_pairs', authenticated: false },
+  exchange_ohlcv: { path: '/v1/exchange_ohlcv', authenticated: true },
+  aggregated_ohlcv: { path: '/v1/aggregated_ohlcv', authenticated: true },
+} as const
+
+/** An endpoint's name, as plans name it: `exchange_ohlcv`, `aggregated_ohlcv`, ... */
+export type EndpointName = keyof typeof ENDPOINTS
+
+/** The two authenticated candle endpoints. */
+export type CandleEndpointName = 'exchange_ohlcv' | 'aggregated_ohlcv'
+
+/** The header that carries the API key (interface.md, Authentication). */
+export const API_KEY_HEADER = 'X-API-Key'

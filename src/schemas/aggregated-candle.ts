@@ -1,0 +1,26 @@
+import * as z from 'zod/mini'
+import { flagSchema } from './flag.js'
+import { intervalSchema } from './interval.js'
+import { methodSchema } from './method.js'
+import { timestampSchema } from './timestamp.js'
+
+/** One candle of the cross-exchange combined series (`GET /v1/aggregated_ohlcv`). */
+export const aggregatedCandleSchema = z.object({
+  method: methodSchema,
+  interval: intervalSchema,
+  base: z.string(),
+  quote: z.string(),
+  close_ts: timestampSchema,
+  open: z.number(),
+  high: z.number(),
+  low: z.number(),
+  close: z.number(),
+  base_volume: z.number(),
+  quote_volume: z.number(),
+  /** The exchanges that contributed to this candle, after outlier exclusion, ascending. */
+  exchanges: z.array(z.string()),
+  flag: flagSchema,
+})
+/** One candle of the cross-exchange combined series. */
+export type AggregatedCandle = z.infer<typeof aggregatedCandleSchema>
+

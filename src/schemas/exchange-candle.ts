@@ -1,0 +1,25 @@
+import * as z from 'zod/mini'
+import { flagSchema } from './flag.js'
+import { intervalSchema } from './interval.js'
+import { timestampSchema } from './timestamp.js'
+
+/** One raw candle of one exchange (`GET /v1/exchange_ohlcv`). */
+export const exchangeCandleSchema = z.object({
+  exchange: z.string(),
+  interval: intervalSchema,
+  base: z.string(),
+  quote: z.string(),
+  /** Close time: the end boundary of the candle's interval; the ordering and paging key. */
+  close_ts: timestampSchema,
+  open: z.number(),
+  high: z.number(),
+  low: z.number(),
+  close: z.number(),
+  base_volume: z.number(),
+  quote_volume: z.number(),
+  source_provider: z.string(),
+  source_channel: z.string(),
+  flag: flagSchema,
+})
+/** One raw candle of one exchange. */
+export type ExchangeCandle = z.infer<typeof exchangeCandleSchema>

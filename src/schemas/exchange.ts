@@ -1,0 +1,14 @@
+import * as z from 'zod/mini'
+import { dateSchema } from './timestamp.js'
+
+/** An exchange, as listed by `GET /v1/exchanges`. */
+export const exchangeSchema = z.object({
+  /** Natural key, used as the `exchange` parameter elsewhere. */
+  name: z.string(),
+  /** `YYYY-MM-DD`. */
+  creation_date: dateSchema,
+  /** `YYYY-MM-DD`, or `null` while the exchange has not closed. */
+  closing_date: z.nullable(dateSchema),
+})
+/** An exchange, as listed by `GET /v1/exchanges`. */
+export type Exchange = z.infer<typeof exchangeSchema>

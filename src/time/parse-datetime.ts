@@ -1,0 +1,50 @@
+/**
+ * The datetime grammar of decision D5: ISO 8601 with `Z` or a numeric offset, optional fractional
+ * seconds, a bare date (midnight UTC), or a datetime without zone (read as UTC).
+ */
+const DATETIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:([Zz])|([+-])(\d{2}):?(\d{2}))?)?$/
+
+/** Why a string is not a datetime, in pydantic's words where it has some. */
+export type DateTimeParseResult = { ok: true; ms: number } | { ok: false; reason: string }
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+
+function isLeap(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
+}
+
+/**
+ * Parses a D5 datetime into epoch milliseconds. Sub-millisecond digits are kept as a fraction so
+ * callers can round in the direction that keeps their bound exact (ceil for `start`, floor for `end`).
+ */
+export function parseDateTime(text: string): DateTimeParseResult {
+  if (text.length < 10) return { ok: false, reason: 'input is too short' }
+  const m = DATETIME.exec(text)
+  if (!m) return { ok: false, reason: 'input is not an ISO 8601 date or datetime' }
+  const [, y, mo, d, hh, mi, ss, frac, , sign, oh, om] = m
+  const year = Number(y)
+  const month = Number(mo)
+  const day = Number(d)
+  if (month < 1 || month > 12) return { ok: false, reason: 'month value is outside expected range of 1-12' }
+  const maxDay = month === 2 && isLeap(year) ? 29 : DAYS_IN_MONTH[month - 1]!
+  if (day < 1 || day > maxDay) return { ok: false, reason: 'day value is outside expected range' }
+  const hour = hh === undefined ? 0 : Number(hh)
+  const minute = mi === undefined ? 0 : Number(mi)
+  const second = ss === undefined ? 0 : Number(ss)
+  if (hour > 23) return { ok: false, reason: 'hour value is outside expected range of 0-23' }
+  if (minute > 59) return { ok: false, reason: 'minute value is outside expected range of 0-59' }
+  if (second > 59) return { ok: false, reason: 'second value is outside expected range of 0-59' }
+  let offsetMinutes = 0
+  if (sign !== undefined) {
+    const offH = Number(oh)
+    const offM = Number(om)
+    if (offH > 23 || offM > 59) return { ok: false, reason: 'timezone offset is outside expected range' }
+    offsetMinutes = (sign === '-' ? -1 : 1) * (offH * 60 + offM)
+  }
+  const date = new Date(0)
+  date.setUTCFullYear(year, month - 1, day)
+  date.setUTCHours(hour, minute, second, 0)
+  const fraction = frac === undefined ? 0 : Number(`0.${frac}`) * 1000
+  return { ok: true, ms: date.getTime() + fraction - offsetMinutes * 60_000 }
+}
