@@ -19,3 +19,9 @@ export type CandleEndpointName = 'exchange_ohlcv' | 'aggregated_ohlcv'
 
 /** The header that carries the API key (interface.md, Authentication). */
 export const API_KEY_HEADER = 'X-API-Key'
+
+/**
+ * The base URL used when none is given. It is a reserved `.example` name, never a live host:
+ * point the SDK at your deployment with `baseUrl`; the mocks intercept this URL by default.
+ */
+export const DEFAULT_BASE_URL = 'https://api.market-candles.example'

@@ -31,3 +31,4 @@ export {
   type AggregatedOhlcvQuery,
 } from './queries.js'
 export { toValidationIssues, rawQueryOf, type RawQuery } from './validation-issues.js'
+export { describeIssue } from './describe-issue.js'

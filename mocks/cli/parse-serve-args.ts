@@ -1,0 +1,73 @@
+import { parseArgs } from 'node:util'
+import { parseDateTime } from '../../src/time/index.js'
+
+/** The options of `market-candles serve`. */
+export interface ServeArgs {
+  port: number
+  host: string
+  now: string | undefined
+  latency: number
+  rateLimit: boolean
+  help: boolean
+}
+
+/** A command-line mistake: the CLI prints it with the usage and exits 2. */
+export class UsageError extends Error {
+  override name = 'UsageError'
+}
+
+export const DEFAULT_PORT = 4010
+
+export const USAGE = `Usage: market-candles serve [options]
+
+Serves the market-candles reference service on node:http.
+
+Options:
+  --port N          port to listen on; 0 picks a free one (default ${DEFAULT_PORT})
+  --host H          address to bind (default 127.0.0.1)
+  --now ISO         fix the service clock, e.g. 2025-01-01T00:00:00Z (default: system clock)
+  --latency MS      delay every response by MS milliseconds (default 0)
+  --no-rate-limit   switch off the 10 requests/second limit (for throughput benchmarks)
+  -h, --help        show this help
+
+The first line on stdout is "listening on http://HOST:PORT".`
+
+function integer(name: string, text: string, max: number): number {
+  if (!/^\d+$/.test(text) || Number(text) > max) throw new UsageError(`--${name} must be an integer from 0 to ${max}, got '${text}'`)
+  return Number(text)
+}
+
+/** Parses the arguments after `serve`. */
+export function parseServeArgs(argv: string[]): ServeArgs {
+  let values
+  try {
+    ;({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      allowNegative: true,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        now: { type: 'string' },
+        latency: { type: 'string' },
+        'rate-limit': { type: 'boolean', default: true },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }))
+  } catch (error) {
+    throw new UsageError((error as Error).message)
+  }
+  if (values.now !== undefined && !parseDateTime(values.now).ok) {
+    throw new UsageError(`--now must be an ISO 8601 datetime, got '${values.now}'`)
+  }
+  if (values.host !== undefined && values.host.trim() === '') throw new UsageError('--host cannot be empty')
+  return {
+    port: values.port === undefined ? DEFAULT_PORT : integer('port', values.port, 65535),
+    host: values.host ?? '127.0.0.1',
+    now: values.now,
+    latency: values.latency === undefined ? 0 : integer('latency', values.latency, 600_000),
+    rateLimit: values['rate-limit'],
+    help: values.help,
+  }
+}

@@ -1,0 +1,97 @@
+import type * as z from 'zod/mini'
+import { API_KEY_HEADER, type CandleEndpointName } from '../../src/endpoints.js'
+import {
+  LIMIT,
+  aggregatedOhlcvQuerySchema,
+  exchangeOhlcvQuerySchema,
+  toValidationIssues,
+  type RawQuery,
+} from '../../src/schemas/index.js'
+import type { Series } from '../data/series.js'
+import type { ServiceContext } from './context.js'
+import { takePage } from './paging.js'
+import { checkPlan } from './plan-check.js'
+import { fail, invalid, json } from './respond.js'
+import { isResponse, resolveExchange, resolveInterval, resolveMethod } from './resolve.js'
+import { readHeader, type HeaderSource, type MockResponse } from './types.js'
+
+const UNAUTHENTICATED = { 'www-authenticate': 'APIKey' }
+
+interface CandleQuery {
+  interval: string
+  base: string
+  quote: string
+  start?: number | undefined
+  end?: number | undefined
+  limit?: number | undefined
+}
+
+/** One candle endpoint: how it parses its query and finds its series. */
+interface CandleRoute<Q extends CandleQuery> {
+  name: CandleEndpointName
+  schema: z.ZodMiniType<Q, unknown>
+  resolve(ctx: ServiceContext, query: Q): Series<unknown> | MockResponse
+}
+
+/** Decision D3: authentication, validation, resolution, plan, rate limit; only a 200 is counted. */
+async function answer<Q extends CandleQuery>(route: CandleRoute<Q>, ctx: ServiceContext, raw: RawQuery, headers: HeaderSource | undefined): Promise<MockResponse> {
+  const key = readHeader(headers, API_KEY_HEADER)?.trim()
+  if (!key) return fail(401, 'Not authenticated', UNAUTHENTICATED)
+  const accountId = await ctx.keys.accountOf(key)
+  const account = accountId === undefined ? undefined : ctx.accounts.get(accountId)
+  if (!account) return fail(401, 'Invalid API key', UNAUTHENTICATED)
+
+  const parsed = route.schema.safeParse(raw)
+  if (!parsed.success) return invalid(toValidationIssues(parsed.error.issues, raw))
+  const query = parsed.data
+
+  const series = route.resolve(ctx, query)
+  if (isResponse(series)) return series
+
+  const now = ctx.clock.now()
+  const verdict = checkPlan(ctx.plans.get(account.plan)!, route.name, query.interval, query.start, now)
+  if (!verdict.allowed) return fail(403, verdict.detail)
+
+  const rate = ctx.limiter?.check(account.id)
+  if (rate && !rate.allowed) {
+    return fail(429, `Rate limit exceeded: ${ctx.limiter!.perSecond} requests per second`, rate.headers)
+  }
+
+  const rateHeaders = ctx.limiter?.record(account.id) ?? {}
+  ctx.usage.set(account.id, (ctx.usage.get(account.id) ?? 0) + 1)
+  const page = takePage(series, { start: query.start, end: query.end, limit: query.limit ?? LIMIT.default, now, horizon: verdict.horizon })
+  return json(200, page, rateHeaders)
+}
+
+const exchangeOhlcvRoute: CandleRoute<z.output<typeof exchangeOhlcvQuerySchema>> = {
+  name: 'exchange_ohlcv',
+  schema: exchangeOhlcvQuerySchema,
+  resolve(ctx, q) {
+    const unknownExchange = resolveExchange(ctx, q.exchange)
+    if (unknownExchange) return unknownExchange
+    const interval = resolveInterval(q.interval)
+    if (isResponse(interval)) return interval
+    return (
+      ctx.index.exchangePairs(q.exchange, interval).get(`${q.base}/${q.quote}`) ??
+      fail(404, `No candles for ${q.base}/${q.quote} on exchange '${q.exchange}' at interval '${interval}'`)
+    )
+  },
+}
+
+const aggregatedOhlcvRoute: CandleRoute<z.output<typeof aggregatedOhlcvQuerySchema>> = {
+  name: 'aggregated_ohlcv',
+  schema: aggregatedOhlcvQuerySchema,
+  resolve(ctx, q) {
+    const interval = resolveInterval(q.interval)
+    if (isResponse(interval)) return interval
+    const method = resolveMethod(q.method)
+    if (isResponse(method)) return method
+    return (
+      ctx.index.aggregatedPairs(method, interval).get(`${q.base}/${q.quote}`) ??
+      fail(404, `No aggregated candles for ${q.base}/${q.quote} at interval '${interval}'`)
+    )
+  },
+}
+
+export const exchangeOhlcv = (ctx: ServiceContext, raw: RawQuery, headers?: HeaderSource) => answer(exchangeOhlcvRoute, ctx, raw, headers)
+export const aggregatedOhlcv = (ctx: ServiceContext, raw: RawQuery, headers?: HeaderSource) => answer(aggregatedOhlcvRoute, ctx, raw, headers)

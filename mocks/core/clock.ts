@@ -1,0 +1,51 @@
+import { parseDateTime } from '../../src/time/index.js'
+import type { TimeInput } from './types.js'
+
+/**
+ * The service's idea of "now" (decision D5: "latest available" is the newest candle with
+ * `close_ts <= now`). It follows the system clock until fixed with `set`.
+ */
+export interface MockClock {
+  /** Epoch milliseconds. */
+  now(): number
+  /** Fixes the clock at `time`. */
+  set(time: TimeInput): void
+  /** Moves the clock; a clock that follows the system clock keeps following it, shifted. */
+  advance(ms: number): void
+  /** Back to how the clock was created. */
+  reset(): void
+}
+
+/** Epoch milliseconds of a {@link TimeInput}; throws a clear error for anything unparseable. */
+export function toEpochMs(time: TimeInput): number {
+  const ms =
+    time instanceof Date ? time.getTime() : typeof time === 'number' ? time : (() => {
+      const parsed = parseDateTime(time)
+      if (!parsed.ok) throw new TypeError(`Invalid time ${JSON.stringify(time)}: ${parsed.reason}`)
+      return parsed.ms
+    })()
+  if (!Number.isFinite(ms)) throw new TypeError(`Invalid time ${String(time)}: not a finite instant`)
+  return ms
+}
+
+/** A clock fixed at `initial`, or following the system clock when `initial` is omitted. */
+export function createClock(initial?: TimeInput): MockClock {
+  const start = initial === undefined ? undefined : toEpochMs(initial)
+  let fixed = start
+  let offset = 0
+  return {
+    now: () => fixed ?? Date.now() + offset,
+    set(time) {
+      fixed = toEpochMs(time)
+    },
+    advance(ms) {
+      if (!Number.isFinite(ms)) throw new TypeError(`advance() needs a finite number of ms, got ${ms}`)
+      if (fixed === undefined) offset += ms
+      else fixed += ms
+    },
+    reset() {
+      fixed = start
+      offset = 0
+    },
+  }
+}

@@ -1,0 +1,16 @@
+import type { Account, Plan } from '../data/accounts.js'
+import type { MockClock } from './clock.js'
+import type { KeyRing } from './key-ring.js'
+import type { RateLimiter } from './rate-limiter.js'
+import type { SeriesIndex } from './series-index.js'
+
+/** The state the endpoints read and update. */
+export interface ServiceContext {
+  readonly index: SeriesIndex
+  readonly plans: ReadonlyMap<string, Plan>
+  readonly accounts: ReadonlyMap<string, Account>
+  readonly keys: KeyRing
+  readonly usage: Map<string, number>
+  readonly limiter: RateLimiter | undefined
+  readonly clock: MockClock
+}

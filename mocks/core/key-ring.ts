@@ -1,0 +1,70 @@
+import type { ApiKey } from '../data/accounts.js'
+
+interface StoredKey {
+  readonly digest: Uint8Array
+  readonly account: string
+  revoked: boolean
+  /** First characters only, so listings never show a whole key. */
+  readonly hint: string
+}
+
+/** A key as listed: never the key itself. */
+export interface KeyInfo {
+  hint: string
+  account: string
+  revoked: boolean
+}
+
+async function sha256(text: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))
+}
+
+// Visits every stored key and every byte whatever matches, so timing says nothing about the key.
+function constantTimeFind(keys: readonly StoredKey[], digest: Uint8Array): StoredKey | undefined {
+  let found: StoredKey | undefined
+  for (const key of keys) {
+    let diff = 0
+    for (let i = 0; i < digest.length; i++) diff |= key.digest[i]! ^ digest[i]!
+    if (diff === 0) found = key
+  }
+  return found
+}
+
+const hintOf = (key: string) => `${key.slice(0, 4)}…`
+
+/** The accounts' API keys, stored as SHA-256 digests only (decision D2). */
+export class KeyRing {
+  #keys: StoredKey[] = []
+
+  /** Adds a key to an account. */
+  async add(key: string, account: string, revoked = false): Promise<void> {
+    if (key === '') throw new TypeError('An API key cannot be empty')
+    const digest = await sha256(key)
+    if (constantTimeFind(this.#keys, digest)) throw new TypeError(`That API key (${hintOf(key)}) exists already`)
+    this.#keys.push({ digest, account, revoked, hint: hintOf(key) })
+  }
+
+  /** Revokes a key: it then answers 401 "Invalid API key". Returns false when the key is unknown. */
+  async revoke(key: string): Promise<boolean> {
+    const found = constantTimeFind(this.#keys, await sha256(key))
+    if (found) found.revoked = true
+    return found !== undefined
+  }
+
+  /** The account of a live key, or undefined for an unknown or revoked one. */
+  async accountOf(key: string): Promise<string | undefined> {
+    const found = constantTimeFind(this.#keys, await sha256(key))
+    return found && !found.revoked ? found.account : undefined
+  }
+
+  /** Every key, by hint. */
+  list(): KeyInfo[] {
+    return this.#keys.map(({ hint, account, revoked }) => ({ hint, account, revoked }))
+  }
+
+  /** Replaces every key with `keys`. */
+  async load(keys: readonly ApiKey[]): Promise<void> {
+    this.#keys = []
+    for (const k of keys) await this.add(k.key, k.account, k.revoked ?? false)
+  }
+}

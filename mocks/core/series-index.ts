@@ -1,0 +1,62 @@
+import type { KnownInterval, PairCoverage } from '../../src/schemas/index.js'
+import { formatTimestamp } from '../../src/time/index.js'
+import { aggregatedSeries, type Combine } from '../data/aggregated-series.js'
+import { ommVwapV1 } from '../data/omm-vwap-v1.js'
+import { first, type AggregatedSeries, type CandleStore, type ExchangeSeries, type Series } from '../data/series.js'
+
+/** The aggregation methods the reference service implements, by name. */
+export const METHOD_IMPLEMENTATIONS: Readonly<Record<string, Combine>> = { omm_vwap_v1: ommVwapV1 }
+
+const pairKey = (base: string, quote: string) => `${base}/${quote}`
+
+/** Lookups over a store: one exchange series, one aggregated series, coverage entries. */
+export class SeriesIndex {
+  readonly #exchangeSeries = new Map<string, Map<string, ExchangeSeries>>()
+  readonly #aggregated = new Map<string, Map<string, AggregatedSeries>>()
+
+  constructor(readonly store: CandleStore) {}
+
+  /** The pairs of one exchange at one interval, by `BASE/QUOTE`. */
+  exchangePairs(exchange: string, interval: KnownInterval): Map<string, ExchangeSeries> {
+    const key = `${exchange}|${interval}`
+    let found = this.#exchangeSeries.get(key)
+    if (!found) {
+      found = new Map(this.store.seriesOf(exchange, interval).map((s) => [pairKey(s.base, s.quote), s]))
+      this.#exchangeSeries.set(key, found)
+    }
+    return found
+  }
+
+  /** The aggregated series of every pair at one interval under one method, by `BASE/QUOTE`. */
+  aggregatedPairs(method: string, interval: KnownInterval): Map<string, AggregatedSeries> {
+    const key = `${method}|${interval}`
+    let found = this.#aggregated.get(key)
+    if (!found) {
+      const members = new Map<string, ExchangeSeries[]>()
+      for (const exchange of this.store.exchanges) {
+        for (const [pair, series] of this.exchangePairs(exchange.name, interval)) {
+          members.set(pair, [...(members.get(pair) ?? []), series])
+        }
+      }
+      const combine = METHOD_IMPLEMENTATIONS[method]!
+      found = new Map([...members].map(([pair, list]) => [pair, aggregatedSeries(method, combine, list)]))
+      this.#aggregated.set(key, found)
+    }
+    return found
+  }
+
+  /** Coverage of each series with at least one candle up to `now`, sorted by base then quote (D8). */
+  coverage(series: Iterable<Series<unknown>>, now: number): PairCoverage[] {
+    const entries: PairCoverage[] = []
+    for (const s of series) {
+      const earliest = first(s.ascending(-Infinity, now))
+      if (!earliest) continue
+      const latest = first(s.descending(now, -Infinity))!
+      entries.push({ base: s.base, quote: s.quote, first_close_ts: formatTimestamp(earliest.t), last_close_ts: formatTimestamp(latest.t) })
+    }
+    return entries.sort((a, b) => compare(a.base, b.base) || compare(a.quote, b.quote))
+  }
+}
+
+/** Plain code-unit order, the same in every locale. */
+export const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)

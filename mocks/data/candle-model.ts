@@ -1,0 +1,95 @@
+import type { ExchangeCandle, KnownInterval } from '../../src/schemas/index.js'
+import { INTERVAL_MS } from '../../src/schemas/index.js'
+import { formatTimestamp } from '../../src/time/index.js'
+import { hashString, unit, valueNoise } from './noise.js'
+
+/** What shapes one pair's synthetic market. */
+export interface PairModel {
+  readonly base: string
+  readonly quote: string
+  /** Typical price level. */
+  readonly price: number
+  /** Scales every price move; 1 suits a major crypto pair, 0.01 a stablecoin. */
+  readonly volatility: number
+  /** Typical base volume traded per minute. */
+  readonly volumePerMinute: number
+}
+
+const MINUTE = 60_000
+const DAY = 86_400_000
+// Price path: smooth noise at several scales summed in log space, from minutes to years.
+const SCALES: ReadonlyArray<readonly [period: number, amplitude: number]> = [
+  [10 * MINUTE, 0.0015],
+  [3 * 3_600_000, 0.006],
+  [2 * DAY, 0.025],
+  [30 * DAY, 0.09],
+  [365 * DAY, 0.45],
+]
+const OUTLIER_RATE = 0.0006
+const EXCLUDED_RATE = 0.0002
+const BACKFILL_BEFORE = Date.UTC(2020, 0, 1)
+
+function roundTo(x: number, decimals: number): number {
+  const f = 10 ** decimals
+  return Math.round(x * f) / f
+}
+
+/**
+ * The candle function of one exchange's series: a pure function of (exchange, pair, interval,
+ * close_ts). Every exchange shares the pair's price path and adds its own small deviation, so
+ * prices of one pair on different exchanges stay close.
+ */
+export function candleModel(exchange: string, pair: PairModel, interval: KnownInterval): (t: number) => ExchangeCandle {
+  const step = INTERVAL_MS[interval]
+  const pairSeed = hashString(`${pair.base}/${pair.quote}`)
+  const venueSeed = hashString(`${exchange}:${pair.base}/${pair.quote}`)
+  const candleSeed = hashString(`${exchange}:${pair.base}/${pair.quote}:${interval}`)
+  const decimals = Math.min(10, Math.max(2, 6 - Math.floor(Math.log10(pair.price))))
+  const wick = 0.0008 * pair.volatility * Math.sqrt(step / MINUTE)
+  const scaleSeeds = SCALES.map((_, k) => pairSeed + k * 7919)
+
+  const priceAt = (t: number): number => {
+    let log = 0
+    for (let k = 0; k < SCALES.length; k++) {
+      const [period, amplitude] = SCALES[k]!
+      log += amplitude * valueNoise(scaleSeeds[k]!, t / period)
+    }
+    log = log * pair.volatility + 0.0004 * pair.volatility * valueNoise(venueSeed, t / 3_600_000)
+    return pair.price * Math.exp(log)
+  }
+
+  return (t: number): ExchangeCandle => {
+    const n = t / MINUTE
+    const open = roundTo(priceAt(t - step), decimals)
+    const close = roundTo(priceAt(t), decimals)
+    const r = unit(candleSeed, n)
+    const flag = r < EXCLUDED_RATE ? 'outlier_excluded' : r < OUTLIER_RATE ? 'outlier' : null
+    const spike = flag === 'outlier_excluded' ? 0.04 : flag === 'outlier' ? 0.012 : 0
+    const unitStep = 10 ** -decimals
+    const high = roundTo(Math.max(open, close) * (1 + wick * (0.2 + unit(candleSeed + 1, n)) + spike) + unitStep, decimals)
+    const low = Math.max(0, roundTo(Math.min(open, close) * (1 - wick * (0.2 + unit(candleSeed + 2, n))) - unitStep, decimals))
+    const activity = Math.exp(0.6 * valueNoise(venueSeed + 3, t / DAY))
+    const baseVolume = Math.max(0.01, roundTo(pair.volumePerMinute * (step / MINUTE) * activity * (0.3 + 1.4 * unit(candleSeed + 3, n)), 6))
+    const vwap = (high + low + open + close) / 4
+    let quoteVolume = roundTo(baseVolume * vwap, 8)
+    const ratio = quoteVolume / baseVolume
+    // Rounding must never push the implied average price outside the candle's range.
+    if (ratio < low || ratio > high) quoteVolume = baseVolume * ((high + low) / 2)
+    return {
+      exchange,
+      interval,
+      base: pair.base,
+      quote: pair.quote,
+      close_ts: formatTimestamp(t),
+      open,
+      high,
+      low,
+      close,
+      base_volume: baseVolume,
+      quote_volume: quoteVolume,
+      source_provider: 'market-candles-sim',
+      source_channel: t < BACKFILL_BEFORE ? 'rest_backfill' : 'websocket',
+      flag,
+    }
+  }
+}

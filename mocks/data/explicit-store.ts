@@ -1,0 +1,98 @@
+import * as z from 'zod/mini'
+import type { Asset, Exchange, ExchangeCandle, KnownInterval } from '../../src/schemas/index.js'
+import { INTERVAL_MS, assetSchema, exchangeCandleSchema, exchangeSchema, isKnownInterval } from '../../src/schemas/index.js'
+import { formatTimestamp } from '../../src/time/index.js'
+import { FixtureError, checkRecords } from './fixture-error.js'
+import { lowerBound, upperBound } from './grid.js'
+import type { CandleStore, ExchangeSeries, Timed } from './series.js'
+
+/** A dataset given as rows: what a test builds from its own arrays. */
+export interface ExplicitDataset {
+  exchanges: Exchange[]
+  assets: Asset[]
+  candles: ExchangeCandle[]
+}
+
+/** The integrity rules every stored candle keeps, so aggregation (D9) can rely on them. */
+function candleProblem(c: ExchangeCandle): string | undefined {
+  if (!isKnownInterval(c.interval)) return `interval '${c.interval}' is not one of 1m, 1h, 1d`
+  const t = Date.parse(c.close_ts)
+  if (t % INTERVAL_MS[c.interval] !== 0) return `close_ts ${c.close_ts} is not on the ${c.interval} grid (D5: close_ts is the interval's end boundary)`
+  if (c.low > c.high) return `low ${c.low} is above high ${c.high}`
+  for (const side of ['open', 'close'] as const) {
+    if (c[side] < c.low || c[side] > c.high) return `${side} ${c[side]} is outside [low ${c.low}, high ${c.high}]`
+  }
+  if (c.base_volume < 0 || c.quote_volume < 0) return 'volumes must be >= 0'
+  if (c.base_volume > 0) {
+    const avg = c.quote_volume / c.base_volume
+    if (avg < c.low || avg > c.high) return `quote_volume / base_volume = ${avg} is outside [low ${c.low}, high ${c.high}]`
+  }
+  return undefined
+}
+
+function arraySeries(exchange: string, interval: KnownInterval, base: string, quote: string, rows: Timed<ExchangeCandle>[]): ExchangeSeries {
+  const ts = rows.map((r) => r.t)
+  return {
+    exchange,
+    interval,
+    base,
+    quote,
+    *ascending(from, to) {
+      for (let i = lowerBound(ts, from); i < rows.length && ts[i]! <= to; i++) yield rows[i]!
+    },
+    *descending(to, from) {
+      for (let i = upperBound(ts, to) - 1; i >= 0 && ts[i]! >= from; i--) yield rows[i]!
+    },
+  }
+}
+
+/**
+ * A store over explicit arrays. Every record is validated at load: a bad one throws a
+ * {@link FixtureError} naming it (`candles[3]: ...`).
+ */
+export function explicitStore(dataset: ExplicitDataset): CandleStore {
+  const exchanges = checkRecords('exchanges', dataset.exchanges, exchangeSchema)
+  const assets = checkRecords('assets', dataset.assets, assetSchema)
+  const candles = checkRecords('candles', dataset.candles, exchangeCandleSchema)
+  const exchangeNames = new Set(exchanges.map((e) => e.name))
+  const tickers = new Set(assets.map((a) => a.ticker))
+  const groups = new Map<string, Timed<ExchangeCandle>[]>()
+  candles.forEach((candle, i) => {
+    const where = `candles[${i}] (${candle.exchange} ${candle.base}/${candle.quote} ${candle.interval} ${candle.close_ts})`
+    if (!exchangeNames.has(candle.exchange)) throw new FixtureError(`${where}: unknown exchange '${candle.exchange}'`)
+    for (const ticker of [candle.base, candle.quote]) {
+      if (!tickers.has(ticker)) throw new FixtureError(`${where}: unknown asset '${ticker}'`)
+    }
+    const problem = candleProblem(candle)
+    if (problem) throw new FixtureError(`${where}: ${problem}`)
+    const key = `${candle.exchange}|${candle.interval}|${candle.base}|${candle.quote}`
+    const list = groups.get(key) ?? []
+    const t = Date.parse(candle.close_ts)
+    // D5: the service writes close_ts as YYYY-MM-DDTHH:MM:SSZ whatever the fixture wrote.
+    list.push({ t, candle: { ...candle, close_ts: formatTimestamp(t) } })
+    groups.set(key, list)
+  })
+  const series = new Map<string, ExchangeSeries[]>()
+  for (const [key, rows] of groups) {
+    rows.sort((a, b) => a.t - b.t)
+    for (let i = 1; i < rows.length; i++) {
+      if (rows[i]!.t === rows[i - 1]!.t) throw new FixtureError(`candles: two candles for ${key.replaceAll('|', ' ')} at ${rows[i]!.candle.close_ts}`)
+    }
+    const [exchange, interval, base, quote] = key.split('|') as [string, KnownInterval, string, string]
+    const list = series.get(`${exchange}|${interval}`) ?? []
+    list.push(arraySeries(exchange, interval, base, quote, rows))
+    series.set(`${exchange}|${interval}`, list)
+  }
+  return {
+    exchanges,
+    assets,
+    seriesOf: (exchange, interval) => series.get(`${exchange}|${interval}`) ?? [],
+  }
+}
+
+/** Schema of an {@link ExplicitDataset}, for callers that load one from JSON. */
+export const explicitDatasetSchema = z.object({
+  exchanges: z.array(exchangeSchema),
+  assets: z.array(assetSchema),
+  candles: z.array(exchangeCandleSchema),
+})

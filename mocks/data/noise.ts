@@ -1,0 +1,40 @@
+/*
+ * Deterministic pseudo-randomness with random access: any value is a pure function of its
+ * coordinates, so a candle ten years back costs the same as today's.
+ */
+
+/** FNV-1a of a string, as a seed. */
+export function hashString(text: string): number {
+  let h = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i)
+    h = Math.imul(h, 0x01000193)
+  }
+  return h >>> 0
+}
+
+/** A well-mixed 32-bit hash of (seed, i); `i` may be any integer below 2^53. */
+export function hash(seed: number, i: number): number {
+  const lo = i >>> 0
+  const hi = Math.floor(i / 4294967296) >>> 0
+  let h = Math.imul(seed ^ lo, 0x9e3779b1) ^ Math.imul(hi + 0x632be5ab, 0x85ebca77)
+  h ^= h >>> 16
+  h = Math.imul(h, 0x7feb352d)
+  h ^= h >>> 15
+  h = Math.imul(h, 0x846ca68b)
+  h ^= h >>> 16
+  return h >>> 0
+}
+
+/** Uniform in [0, 1). */
+export const unit = (seed: number, i: number): number => hash(seed, i) / 4294967296
+
+/** Smooth noise in [-1, 1] along x: hashed lattice values, smoothstep-interpolated. */
+export function valueNoise(seed: number, x: number): number {
+  const i = Math.floor(x)
+  const f = x - i
+  const a = unit(seed, i) * 2 - 1
+  const b = unit(seed, i + 1) * 2 - 1
+  const s = f * f * (3 - 2 * f)
+  return a + (b - a) * s
+}

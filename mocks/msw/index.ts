@@ -1,0 +1,1 @@
+export { createHandlers, type MockHandlersOptions } from './handlers.js'

@@ -1,0 +1,1 @@
+export { setupMockService, type MockServiceHandle, type SetupMockServiceOptions } from './setup-mock-service.js'

@@ -1,0 +1,53 @@
+import { setupServer, type SetupServer } from 'msw/node'
+import { DEFAULT_BASE_URL } from '../../src/endpoints.js'
+import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js'
+import { createHandlers } from '../msw/handlers.js'
+
+/** Options of {@link setupMockService}. */
+export interface SetupMockServiceOptions extends MockServiceOptions {
+  /** @default DEFAULT_BASE_URL */
+  baseUrl?: string
+  /** Delays every response. @default 0 */
+  latency?: number
+}
+
+/** A reference service behind MSW in this process, for vitest or jest. */
+export interface MockServiceHandle {
+  /** The service: usage, clock, keys, faults. */
+  readonly service: MockService
+  /** The underlying MSW server, e.g. for `server.use(...)` overrides. */
+  readonly server: SetupServer
+  readonly baseUrl: string
+  /** Starts intercepting; unhandled requests fail the test by default. */
+  listen(options?: Parameters<SetupServer['listen']>[0]): void
+  /** Drops `server.use` overrides and restores the service (usage, rate windows, keys, clock). */
+  reset(): Promise<void>
+  /** Stops intercepting. */
+  close(): void
+}
+
+/**
+ * Sets up the reference service behind MSW in Node.
+ *
+ * @example
+ * const mock = setupMockService({ now: '2025-01-01T00:00:00Z' })
+ * beforeAll(() => mock.listen())
+ * afterEach(() => mock.reset())
+ * afterAll(() => mock.close())
+ */
+export function setupMockService(options: SetupMockServiceOptions = {}): MockServiceHandle {
+  const { baseUrl = DEFAULT_BASE_URL, latency, ...serviceOptions } = options
+  const service = createMockService(serviceOptions)
+  const server = setupServer(...createHandlers(service, { baseUrl, latency }))
+  return {
+    service,
+    server,
+    baseUrl,
+    listen: (listenOptions) => server.listen({ onUnhandledFrame: 'error', ...listenOptions }),
+    async reset() {
+      server.resetHandlers()
+      await service.reset()
+    },
+    close: () => server.close(),
+  }
+}

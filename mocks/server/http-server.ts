@@ -1,0 +1,120 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js'
+import { json } from '../core/respond.js'
+import type { MockResponse } from '../core/types.js'
+
+/** Options of {@link startMockServer}. */
+export interface MockServerOptions extends MockServiceOptions {
+  /** Serve this service instead of creating one from the other options. */
+  service?: MockService
+  /** 0 picks a free port. @default 0 */
+  port?: number
+  /** @default '127.0.0.1' */
+  host?: string
+  /** Delays every response by this many milliseconds. @default 0 */
+  latency?: number
+}
+
+/** A running standalone server. */
+export interface RunningMockServer {
+  /** `http://HOST:PORT`, no trailing slash. */
+  readonly url: string
+  readonly service: MockService
+  readonly server: Server
+  /** Stops accepting and closes idle connections. */
+  close(): Promise<void>
+}
+
+// Decision D12: a browser page on another origin can call the server and read its headers.
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, WWW-Authenticate',
+}
+
+function send(res: ServerResponse, answer: MockResponse): void {
+  const body = answer.status === 204 ? '' : JSON.stringify(answer.body)
+  res.writeHead(answer.status, { ...CORS, ...answer.headers, 'content-length': Buffer.byteLength(body) })
+  res.end(body)
+}
+
+/** Test-suite endpoints outside `/v1`, for suites written in other languages. */
+async function stateEndpoint(service: MockService, method: string, path: string): Promise<MockResponse | undefined> {
+  const routes: Record<string, [string, () => Promise<MockResponse>]> = {
+    '/_mock/usage': ['GET', async () => json(200, service.usage())],
+    '/_mock/reset': ['POST', async () => (await service.reset(), { status: 204, headers: {}, body: null })],
+  }
+  const route = routes[path]
+  if (!route) return undefined
+  return method === route[0] ? route[1]() : json(405, { detail: 'Method Not Allowed' }, { allow: route[0] })
+}
+
+/** The request listener of the standalone server, for mounting on a server of your own. */
+export function createRequestListener(service: MockService, options: { latency?: number } = {}) {
+  const latency = options.latency ?? 0
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    req.resume()
+    const method = req.method ?? 'GET'
+    const url = req.url ?? '/'
+    try {
+      if (method === 'OPTIONS' && req.headers['access-control-request-method']) {
+        res.writeHead(204, {
+          ...CORS,
+          'access-control-allow-methods': 'GET, OPTIONS',
+          'access-control-allow-headers': req.headers['access-control-request-headers'] ?? 'X-API-Key',
+          'access-control-max-age': '600',
+        })
+        res.end()
+        return
+      }
+      const path = url.split('?', 1)[0]!
+      const answer = (await stateEndpoint(service, method, path)) ?? (await service.handle({ method, url, headers: req.headers }))
+      if (latency > 0) await sleep(latency)
+      if (answer.networkError) {
+        req.socket.destroy()
+        return
+      }
+      send(res, answer)
+    } catch (error) {
+      // A bug in the reference service must show as a 500, never as a hung request.
+      console.error('market-candles mock server:', error)
+      if (!res.headersSent) send(res, json(500, { detail: 'Internal Server Error' }))
+      else res.destroy()
+    }
+  }
+}
+
+/**
+ * Starts the reference service on `node:http`.
+ *
+ * @example
+ * const server = await startMockServer({ port: 0, now: '2025-01-01T00:00:00Z' })
+ * await fetch(`${server.url}/v1/assets`)
+ * await server.close()
+ */
+export async function startMockServer(options: MockServerOptions = {}): Promise<RunningMockServer> {
+  const { service: given, port = 0, host = '127.0.0.1', latency, ...serviceOptions } = options
+  const service = given ?? createMockService(serviceOptions)
+  const server = createServer(createRequestListener(service, { latency }))
+  server.keepAliveTimeout = 5000
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const address = server.address() as AddressInfo
+  const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  return {
+    url: `http://${hostPart}:${address.port}`,
+    service,
+    server,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()))
+        server.closeIdleConnections()
+      }),
+  }
+}

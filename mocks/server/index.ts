@@ -1,0 +1,1 @@
+export { startMockServer, createRequestListener, type MockServerOptions, type RunningMockServer } from './http-server.js'
