@@ -36,12 +36,16 @@ const hintOf = (key: string) => `${key.slice(0, 4)}…`
 export class KeyRing {
   #keys: StoredKey[] = []
 
-  /** Adds a key to an account. */
-  async add(key: string, account: string, revoked = false): Promise<void> {
+  static async #stored(into: StoredKey[], key: string, account: string, revoked: boolean): Promise<StoredKey> {
     if (key === '') throw new TypeError('An API key cannot be empty')
     const digest = await sha256(key)
-    if (constantTimeFind(this.#keys, digest)) throw new TypeError(`That API key (${hintOf(key)}) exists already`)
-    this.#keys.push({ digest, account, revoked, hint: hintOf(key) })
+    if (constantTimeFind(into, digest)) throw new TypeError(`That API key (${hintOf(key)}) exists already`)
+    return { digest, account, revoked, hint: hintOf(key) }
+  }
+
+  /** Adds a key to an account. */
+  async add(key: string, account: string, revoked = false): Promise<void> {
+    this.#keys.push(await KeyRing.#stored(this.#keys, key, account, revoked))
   }
 
   /** Revokes a key: it then answers 401 "Invalid API key". Returns false when the key is unknown. */
@@ -64,7 +68,9 @@ export class KeyRing {
 
   /** Replaces every key with `keys`. */
   async load(keys: readonly ApiKey[]): Promise<void> {
-    this.#keys = []
-    for (const k of keys) await this.add(k.key, k.account, k.revoked ?? false)
+    // Built apart and swapped in at once, so overlapping loads (a reset during start-up) never mix.
+    const next: StoredKey[] = []
+    for (const k of keys) next.push(await KeyRing.#stored(next, k.key, k.account, k.revoked ?? false))
+    this.#keys = next
   }
 }

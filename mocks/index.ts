@@ -1,0 +1,7 @@
+export * from './core/index.js'
+export { defaultDataset } from './data/default-dataset.js'
+export { demoPlans, demoAccounts, demoKeys, planSchema, accountSchema, apiKeySchema, type Plan, type Account, type ApiKey } from './data/accounts.js'
+export { explicitStore, explicitDatasetSchema, type ExplicitDataset } from './data/explicit-store.js'
+export { proceduralStore, proceduralDatasetSchema, type ProceduralDataset } from './data/procedural-store.js'
+export { FixtureError } from './data/fixture-error.js'
+export type { CandleStore, Series, ExchangeSeries, AggregatedSeries, Timed } from './data/series.js'
