@@ -29,27 +29,25 @@ export function createClient(baseUrl: string, headers: Record<string, string>, c
 export interface RoundResult {
   pages: number
   ms: number
-  bytes: number
 }
 
 /**
- * Requests `count` pages, cycling through `paths`, with `concurrency` requests in flight. Every
- * answer must be a 200 whose body has the expected length.
+ * Requests `paths` in order with `concurrency` requests in flight. Every answer must be a 200 with
+ * the expected body: compared byte for byte when `exact`, else by length (cheap, for timed rounds).
  */
-export async function runRound(client: Client, paths: readonly string[], expected: ReadonlyMap<string, Buffer>, count: number, concurrency: number): Promise<RoundResult> {
+export async function runRound(client: Client, paths: readonly string[], expected: ReadonlyMap<string, Buffer>, concurrency: number, exact = false): Promise<RoundResult> {
   let next = 0
-  let bytes = 0
   const worker = async () => {
-    while (next < count) {
-      const path = paths[next++ % paths.length]!
+    while (next < paths.length) {
+      const path = paths[next++]!
       const { status, body } = await client.get(path)
-      if (status !== 200 || body.length !== expected.get(path)!.length) {
-        throw new Error(`${path}: status ${status}, ${body.length} bytes (expected ${expected.get(path)!.length})`)
+      const want = expected.get(path)!
+      if (status !== 200 || (exact ? !body.equals(want) : body.length !== want.length)) {
+        throw new Error(`${path}: status ${status}, ${body.length} bytes, expected ${want.length} bytes${exact ? ' (byte-compared)' : ''}`)
       }
-      bytes += body.length
     }
   }
   const t0 = performance.now()
   await Promise.all(Array.from({ length: concurrency }, worker))
-  return { pages: count, ms: performance.now() - t0, bytes }
+  return { pages: paths.length, ms: performance.now() - t0 }
 }

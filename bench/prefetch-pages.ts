@@ -6,6 +6,13 @@ interface Row {
   close_ts: string
 }
 
+/** One page as the reference server sent it. */
+export interface FetchedPage {
+  /** The `start` it was fetched with: just after a grid point (a close_ts + 1 ms). */
+  start: number
+  body: Buffer
+}
+
 function fetchBytes(agent: Agent, url: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const req = get(url, { agent, headers: HEADERS }, (res) => {
@@ -19,18 +26,17 @@ function fetchBytes(agent: Agent, url: string): Promise<Buffer> {
   })
 }
 
-/** `count` distinct consecutive page paths from `startMs` on, with the reference server's bytes. */
-export async function prefetchForwardPages(baseUrl: string, startMs: number, count: number): Promise<Map<string, Buffer>> {
+/** `count` consecutive pages from `startMs` on, each starting 1 ms after the previous page's last close_ts. */
+export async function prefetchForwardPages(baseUrl: string, startMs: number, count: number): Promise<FetchedPage[]> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 })
-  const pages = new Map<string, Buffer>()
+  const pages: FetchedPage[] = []
   try {
     let start = startMs
     for (let i = 0; i < count; i++) {
-      const path = farUrl(start)
-      const body = await fetchBytes(agent, `${baseUrl}${path}`)
+      const body = await fetchBytes(agent, `${baseUrl}${farUrl(start)}`)
       const rows = JSON.parse(body.toString('utf8')) as Row[]
-      if (rows.length === 0) throw new Error(`empty page at ${path}`)
-      pages.set(path, body)
+      if (rows.length === 0) throw new Error(`empty page at ${farUrl(start)}`)
+      pages.push({ start, body })
       start = Date.parse(rows[rows.length - 1]!.close_ts) + 1
     }
   } finally {

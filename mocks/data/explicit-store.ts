@@ -76,7 +76,8 @@ export function explicitStore(dataset: ExplicitDataset): CandleStore {
   for (const [key, rows] of groups) {
     rows.sort((a, b) => a.t - b.t)
     for (let i = 1; i < rows.length; i++) {
-      if (rows[i]!.t === rows[i - 1]!.t) throw new FixtureError(`candles: two candles for ${key.replaceAll('|', ' ')} at ${rows[i]!.candle.close_ts}`)
+      const c = rows[i]!.candle
+      if (rows[i]!.t === rows[i - 1]!.t) throw new FixtureError(`candles: two candles for ${c.exchange} ${c.base}/${c.quote} ${c.interval} at ${c.close_ts}`)
     }
     const [exchange, interval, base, quote] = key.split('|') as [string, KnownInterval, string, string]
     const list = series.get(`${exchange}|${interval}`) ?? []

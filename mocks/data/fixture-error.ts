@@ -10,7 +10,7 @@ export class FixtureError extends Error {
 export function checkRecords<S extends z.ZodMiniType>(name: string, records: unknown, schema: S): Array<z.output<S>> {
   if (!Array.isArray(records)) throw new FixtureError(`${name}: expected an array, got ${typeof records}`)
   return records.map((record, i) => {
-    const result = schema.safeParse(record)
+    const result = schema.safeParse(record, { reportInput: true })
     if (result.success) return result.data
     throw new FixtureError(`${describeIssue(result.error.issues[0]!, `${name}[${i}]`)} (record: ${JSON.stringify(record)})`)
   })
