@@ -7,12 +7,13 @@ import {
   toValidationIssues,
   type RawQuery,
 } from '../../src/schemas/index.js'
-import type { Series } from '../data/series.js'
+import { first, type Series } from '../data/series.js'
 import type { ServiceContext } from './context.js'
 import { takePage } from './paging.js'
 import { checkPlan } from './plan-check.js'
 import { fail, invalid, json } from './respond.js'
 import { isResponse, resolveExchange, resolveInterval, resolveMethod } from './resolve.js'
+import { pairKey } from './series-index.js'
 import { readHeader, type HeaderSource, type MockResponse } from './types.js'
 
 const UNAUTHENTICATED = { 'www-authenticate': 'APIKey' }
@@ -30,7 +31,7 @@ interface CandleQuery {
 interface CandleRoute<Q extends CandleQuery> {
   name: CandleEndpointName
   schema: z.ZodMiniType<Q, unknown>
-  resolve(ctx: ServiceContext, query: Q): Series<unknown> | MockResponse
+  resolve(ctx: ServiceContext, query: Q, now: number): Series<unknown> | MockResponse
 }
 
 /** Decision D3: authentication, validation, resolution, plan, rate limit; only a 200 is counted. */
@@ -45,10 +46,10 @@ async function answer<Q extends CandleQuery>(route: CandleRoute<Q>, ctx: Service
   if (!parsed.success) return invalid(toValidationIssues(parsed.error.issues, raw))
   const query = parsed.data
 
-  const series = route.resolve(ctx, query)
+  const now = ctx.clock.now()
+  const series = route.resolve(ctx, query, now)
   if (isResponse(series)) return series
 
-  const now = ctx.clock.now()
   const verdict = checkPlan(ctx.plans.get(account.plan)!, route.name, query.interval, query.start, now)
   if (!verdict.allowed) return fail(403, verdict.detail)
 
@@ -63,16 +64,21 @@ async function answer<Q extends CandleQuery>(route: CandleRoute<Q>, ctx: Service
   return json(200, page, rateHeaders)
 }
 
+/** A series resolves only once it has a candle (a pair listed after `now` has no series yet). */
+function hasData<S extends Series<unknown>>(series: S | undefined, now: number): S | undefined {
+  return series && first(series.ascending(-Infinity, now)) ? series : undefined
+}
+
 const exchangeOhlcvRoute: CandleRoute<z.output<typeof exchangeOhlcvQuerySchema>> = {
   name: 'exchange_ohlcv',
   schema: exchangeOhlcvQuerySchema,
-  resolve(ctx, q) {
+  resolve(ctx, q, now) {
     const unknownExchange = resolveExchange(ctx, q.exchange)
     if (unknownExchange) return unknownExchange
     const interval = resolveInterval(q.interval)
     if (isResponse(interval)) return interval
     return (
-      ctx.index.exchangePairs(q.exchange, interval).get(`${q.base}/${q.quote}`) ??
+      hasData(ctx.index.exchangePairs(q.exchange, interval).get(pairKey(q.base, q.quote)), now) ??
       fail(404, `No candles for ${q.base}/${q.quote} on exchange '${q.exchange}' at interval '${interval}'`)
     )
   },
@@ -81,13 +87,13 @@ const exchangeOhlcvRoute: CandleRoute<z.output<typeof exchangeOhlcvQuerySchema>>
 const aggregatedOhlcvRoute: CandleRoute<z.output<typeof aggregatedOhlcvQuerySchema>> = {
   name: 'aggregated_ohlcv',
   schema: aggregatedOhlcvQuerySchema,
-  resolve(ctx, q) {
+  resolve(ctx, q, now) {
     const interval = resolveInterval(q.interval)
     if (isResponse(interval)) return interval
     const method = resolveMethod(q.method)
     if (isResponse(method)) return method
     return (
-      ctx.index.aggregatedPairs(method, interval).get(`${q.base}/${q.quote}`) ??
+      hasData(ctx.index.aggregatedPairs(method, interval).get(pairKey(q.base, q.quote)), now) ??
       fail(404, `No aggregated candles for ${q.base}/${q.quote} at interval '${interval}'`)
     )
   },

@@ -24,7 +24,8 @@ export function toEpochMs(time: TimeInput): number {
       if (!parsed.ok) throw new TypeError(`Invalid time ${JSON.stringify(time)}: ${parsed.reason}`)
       return parsed.ms
     })()
-  if (!Number.isFinite(ms)) throw new TypeError(`Invalid time ${String(time)}: not a finite instant`)
+  // 8.64e15 ms is the range of a JavaScript Date; beyond it no timestamp can be written.
+  if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) throw new TypeError(`Invalid time ${String(time)}: not an instant a Date can hold`)
   return ms
 }
 
@@ -41,7 +42,7 @@ export function createClock(initial?: TimeInput): MockClock {
     advance(ms) {
       if (!Number.isFinite(ms)) throw new TypeError(`advance() needs a finite number of ms, got ${ms}`)
       if (fixed === undefined) offset += ms
-      else fixed += ms
+      else fixed = toEpochMs(fixed + ms)
     },
     reset() {
       fixed = start

@@ -27,6 +27,11 @@ export class FaultQueue {
   add(fault: Fault): void {
     const times = fault.times ?? 1
     if (!Number.isInteger(times) || times < 1) throw new TypeError(`Fault.times must be a positive integer, got ${times}`)
+    const status = fault.status ?? 500
+    // 204/205/304 cannot carry the JSON body every fault answer has.
+    if (!Number.isInteger(status) || status < 200 || status > 599 || [204, 205, 304].includes(status)) {
+      throw new TypeError(`Fault.status must be an integer status from 200 to 599 with a body (not 204, 205, 304), got ${status}`)
+    }
     this.#faults.push({ ...fault, times })
   }
 

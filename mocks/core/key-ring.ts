@@ -30,7 +30,8 @@ function constantTimeFind(keys: readonly StoredKey[], digest: Uint8Array): Store
   return found
 }
 
-const hintOf = (key: string) => `${key.slice(0, 4)}…`
+/** The first four characters of a key, and none of a short one, so a hint never is the whole key. */
+export const hintOf = (key: string): string => (key.length <= 8 ? '…' : `${key.slice(0, 4)}…`)
 
 /** The accounts' API keys, stored as SHA-256 digests only (decision D2). */
 export class KeyRing {

@@ -7,7 +7,8 @@ import { first, type AggregatedSeries, type CandleStore, type ExchangeSeries, ty
 /** The aggregation methods the reference service implements, by name. */
 export const METHOD_IMPLEMENTATIONS: Readonly<Record<string, Combine>> = { omm_vwap_v1: ommVwapV1 }
 
-const pairKey = (base: string, quote: string) => `${base}/${quote}`
+/** A pair's map key; JSON keeps `A/B`+`C` apart from `A`+`B/C`. */
+export const pairKey = (base: string, quote: string): string => JSON.stringify([base, quote])
 
 /** Lookups over a store: one exchange series, one aggregated series, coverage entries. */
 export class SeriesIndex {
@@ -16,7 +17,7 @@ export class SeriesIndex {
 
   constructor(readonly store: CandleStore) {}
 
-  /** The pairs of one exchange at one interval, by `BASE/QUOTE`. */
+  /** The pairs of one exchange at one interval, by {@link pairKey}. */
   exchangePairs(exchange: string, interval: KnownInterval): Map<string, ExchangeSeries> {
     const key = `${exchange}|${interval}`
     let found = this.#exchangeSeries.get(key)
@@ -27,7 +28,7 @@ export class SeriesIndex {
     return found
   }
 
-  /** The aggregated series of every pair at one interval under one method, by `BASE/QUOTE`. */
+  /** The aggregated series of every pair at one interval under one method, by {@link pairKey}. */
   aggregatedPairs(method: string, interval: KnownInterval): Map<string, AggregatedSeries> {
     const key = `${method}|${interval}`
     let found = this.#aggregated.get(key)

@@ -23,7 +23,7 @@ import * as candles from './candles.js'
 import { createClock, type MockClock } from './clock.js'
 import type { ServiceContext } from './context.js'
 import { FaultQueue } from './faults.js'
-import { KeyRing, type KeyInfo } from './key-ring.js'
+import { KeyRing, hintOf, type KeyInfo } from './key-ring.js'
 import { RateLimiter } from './rate-limiter.js'
 import { fail } from './respond.js'
 import { SeriesIndex } from './series-index.js'
@@ -143,7 +143,14 @@ export function createMockService(options: MockServiceOptions = {}): MockService
   const index = new SeriesIndex(toStore(options.data))
   const plans = uniqueBy('plans', checkRecords('plans', options.plans ?? demoPlans, planSchema), (p) => p.id)
   const accounts = uniqueBy('accounts', checkRecords('accounts', options.accounts ?? demoAccounts, accountSchema), (a) => a.id)
-  const keyRecords = checkRecords('keys', options.keys ?? demoKeys, apiKeySchema)
+  const keyRecords = checkRecords('keys', options.keys ?? demoKeys, apiKeySchema, (k) =>
+    k !== null && typeof k === 'object' && typeof (k as ApiKey).key === 'string' ? { ...k, key: hintOf((k as ApiKey).key) } : k,
+  )
+  const seenKeys = new Set<string>()
+  keyRecords.forEach((k, i) => {
+    if (seenKeys.has(k.key)) throw new FixtureError(`keys[${i}]: the key ${hintOf(k.key)} appears twice`)
+    seenKeys.add(k.key)
+  })
   ;[...accounts.values()].forEach((a, i) => {
     if (!plans.has(a.plan)) throw new FixtureError(`accounts[${i}]: unknown plan '${a.plan}'`)
   })
@@ -167,6 +174,8 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     clock,
   }
   let ready = keys.load(keyRecords)
+  // Awaited by every request; this only keeps a failure from going unhandled before the first one.
+  ready.catch(() => {})
 
   return {
     async handle(request) {

@@ -30,6 +30,18 @@ function candleProblem(c: ExchangeCandle): string | undefined {
   return undefined
 }
 
+/** A candle must open on or after its exchange's creation and close by its closing date (00:00Z). */
+function lifetimeProblem(c: ExchangeCandle, exchange: Exchange): string | undefined {
+  const t = Date.parse(c.close_ts)
+  if (t - INTERVAL_MS[c.interval as KnownInterval] < Date.parse(exchange.creation_date)) {
+    return `opens before the exchange's creation_date ${exchange.creation_date}`
+  }
+  if (exchange.closing_date !== null && t > Date.parse(exchange.closing_date)) {
+    return `closes after the exchange's closing_date ${exchange.closing_date} (history stops there)`
+  }
+  return undefined
+}
+
 function arraySeries(exchange: string, interval: KnownInterval, base: string, quote: string, rows: Timed<ExchangeCandle>[]): ExchangeSeries {
   const ts = rows.map((r) => r.t)
   return {
@@ -54,40 +66,40 @@ export function explicitStore(dataset: ExplicitDataset): CandleStore {
   const exchanges = checkRecords('exchanges', dataset.exchanges, exchangeSchema)
   const assets = checkRecords('assets', dataset.assets, assetSchema)
   const candles = checkRecords('candles', dataset.candles, exchangeCandleSchema)
-  const exchangeNames = new Set(exchanges.map((e) => e.name))
+  const exchangeByName = new Map(exchanges.map((e) => [e.name, e]))
   const tickers = new Set(assets.map((a) => a.ticker))
-  const groups = new Map<string, Timed<ExchangeCandle>[]>()
+  const groups = new Map<string, { first: ExchangeCandle; rows: Timed<ExchangeCandle>[] }>()
   candles.forEach((candle, i) => {
     const where = `candles[${i}] (${candle.exchange} ${candle.base}/${candle.quote} ${candle.interval} ${candle.close_ts})`
-    if (!exchangeNames.has(candle.exchange)) throw new FixtureError(`${where}: unknown exchange '${candle.exchange}'`)
+    const exchange = exchangeByName.get(candle.exchange)
+    if (!exchange) throw new FixtureError(`${where}: unknown exchange '${candle.exchange}'`)
     for (const ticker of [candle.base, candle.quote]) {
       if (!tickers.has(ticker)) throw new FixtureError(`${where}: unknown asset '${ticker}'`)
     }
-    const problem = candleProblem(candle)
+    const problem = candleProblem(candle) ?? lifetimeProblem(candle, exchange)
     if (problem) throw new FixtureError(`${where}: ${problem}`)
-    const key = `${candle.exchange}|${candle.interval}|${candle.base}|${candle.quote}`
-    const list = groups.get(key) ?? []
+    const key = JSON.stringify([candle.exchange, candle.interval, candle.base, candle.quote])
+    const group = groups.get(key) ?? { first: candle, rows: [] }
     const t = Date.parse(candle.close_ts)
     // D5: the service writes close_ts as YYYY-MM-DDTHH:MM:SSZ whatever the fixture wrote.
-    list.push({ t, candle: { ...candle, close_ts: formatTimestamp(t) } })
-    groups.set(key, list)
+    group.rows.push({ t, candle: { ...candle, close_ts: formatTimestamp(t) } })
+    groups.set(key, group)
   })
   const series = new Map<string, ExchangeSeries[]>()
-  for (const [key, rows] of groups) {
+  for (const { first, rows } of groups.values()) {
     rows.sort((a, b) => a.t - b.t)
     for (let i = 1; i < rows.length; i++) {
       const c = rows[i]!.candle
       if (rows[i]!.t === rows[i - 1]!.t) throw new FixtureError(`candles: two candles for ${c.exchange} ${c.base}/${c.quote} ${c.interval} at ${c.close_ts}`)
     }
-    const [exchange, interval, base, quote] = key.split('|') as [string, KnownInterval, string, string]
-    const list = series.get(`${exchange}|${interval}`) ?? []
-    list.push(arraySeries(exchange, interval, base, quote, rows))
-    series.set(`${exchange}|${interval}`, list)
+    const interval = first.interval as KnownInterval
+    const key = JSON.stringify([first.exchange, interval])
+    series.set(key, [...(series.get(key) ?? []), arraySeries(first.exchange, interval, first.base, first.quote, rows)])
   }
   return {
     exchanges,
     assets,
-    seriesOf: (exchange, interval) => series.get(`${exchange}|${interval}`) ?? [],
+    seriesOf: (exchange, interval) => series.get(JSON.stringify([exchange, interval])) ?? [],
   }
 }
 

@@ -63,7 +63,7 @@ export function proceduralStore(dataset: ProceduralDataset): CandleStore {
     const model: PairModel = listing
     for (const interval of INTERVALS) {
       const step = INTERVAL_MS[interval]
-      const key = `${listing.exchange}|${interval}`
+      const key = JSON.stringify([listing.exchange, interval])
       const list = series.get(key) ?? []
       list.push(
         proceduralSeries({
@@ -84,6 +84,6 @@ export function proceduralStore(dataset: ProceduralDataset): CandleStore {
   return {
     exchanges: catalog,
     assets: assets as Asset[],
-    seriesOf: (exchange: string, interval: KnownInterval) => series.get(`${exchange}|${interval}`) ?? [],
+    seriesOf: (exchange: string, interval: KnownInterval) => series.get(JSON.stringify([exchange, interval])) ?? [],
   }
 }

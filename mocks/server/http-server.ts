@@ -40,13 +40,15 @@ function send(res: ServerResponse, answer: MockResponse): void {
 }
 
 /** Test-suite endpoints outside `/v1`, for suites written in other languages. */
-async function stateEndpoint(service: MockService, method: string, path: string): Promise<MockResponse | undefined> {
+async function stateEndpoint(service: MockService, req: IncomingMessage, method: string, path: string): Promise<MockResponse | undefined> {
   const routes: Record<string, [string, () => Promise<MockResponse>]> = {
     '/_mock/usage': ['GET', async () => json(200, service.usage())],
     '/_mock/reset': ['POST', async () => (await service.reset(), { status: 204, headers: {}, body: null })],
   }
   const route = routes[path]
   if (!route) return undefined
+  // A web page could send a simple cross-origin POST here and wipe a local server's state.
+  if (req.headers.origin !== undefined) return json(403, { detail: 'The /_mock endpoints refuse cross-origin browser requests' })
   return method === route[0] ? route[1]() : json(405, { detail: 'Method Not Allowed' }, { allow: route[0] })
 }
 
@@ -69,7 +71,7 @@ export function createRequestListener(service: MockService, options: { latency?:
         return
       }
       const path = url.split('?', 1)[0]!
-      const answer = (await stateEndpoint(service, method, path)) ?? (await service.handle({ method, url, headers: req.headers }))
+      const answer = (await stateEndpoint(service, req, method, path)) ?? (await service.handle({ method, url, headers: req.headers }))
       if (latency > 0) await sleep(latency)
       if (answer.networkError) {
         req.socket.destroy()

@@ -2,7 +2,7 @@ import * as z from 'zod/mini'
 import type { Interval } from './interval.js'
 import type { Method } from './method.js'
 import { optionalParam, requiredParam } from './query-param.js'
-import { limit, lowerBound, text, upperBound } from './query-values.js'
+import { datetime, limit, text } from './query-values.js'
 
 /*
  * The wire queries of the six endpoints: from raw query strings to typed values, with every
@@ -48,8 +48,8 @@ export const exchangeOhlcvQuerySchema = z
     interval,
     base: requiredParam(text),
     quote: requiredParam(text),
-    start: optionalParam(lowerBound),
-    end: optionalParam(upperBound),
+    start: optionalParam(datetime),
+    end: optionalParam(datetime),
     limit: optionalParam(limit),
   })
   .check(startBeforeEnd)
@@ -61,8 +61,8 @@ export const aggregatedOhlcvQuerySchema = z
     base: requiredParam(text),
     quote: requiredParam(text),
     method,
-    start: optionalParam(lowerBound),
-    end: optionalParam(upperBound),
+    start: optionalParam(datetime),
+    end: optionalParam(datetime),
     limit: optionalParam(limit),
   })
   .check(startBeforeEnd)

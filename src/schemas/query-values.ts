@@ -27,7 +27,8 @@ export function limit(raw: string): ParamResult<number> {
   return { value: n }
 }
 
-function datetime(raw: string, round: (ms: number) => number): ParamResult<number> {
+/** A D5 datetime in epoch ms; sub-millisecond digits stay as a fraction so bounds compare exactly. */
+export function datetime(raw: string): ParamResult<number> {
   const parsed = parseDateTime(raw)
   if (!parsed.ok) {
     return {
@@ -36,11 +37,5 @@ function datetime(raw: string, round: (ms: number) => number): ParamResult<numbe
       ctx: { error: parsed.reason },
     }
   }
-  return { value: round(parsed.ms) }
+  return { value: parsed.ms }
 }
-
-/** A lower datetime bound in epoch ms; sub-millisecond digits round up so the bound stays exact. */
-export const lowerBound = (raw: string) => datetime(raw, Math.ceil)
-
-/** An upper datetime bound in epoch ms; sub-millisecond digits round down so the bound stays exact. */
-export const upperBound = (raw: string) => datetime(raw, Math.floor)

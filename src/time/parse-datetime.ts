@@ -8,6 +8,8 @@ const DATETIME =
 /** Why a string is not a datetime, in pydantic's words where it has some. */
 export type DateTimeParseResult = { ok: true; ms: number } | { ok: false; reason: string }
 
+const MIN_MS = new Date('0001-01-01T00:00:00Z').getTime()
+const MAX_MS = new Date('9999-12-31T23:59:59.999Z').getTime()
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
 
 function isLeap(year: number): boolean {
@@ -15,8 +17,8 @@ function isLeap(year: number): boolean {
 }
 
 /**
- * Parses a D5 datetime into epoch milliseconds. Sub-millisecond digits are kept as a fraction so
- * callers can round in the direction that keeps their bound exact (ceil for `start`, floor for `end`).
+ * Parses a D5 datetime into epoch milliseconds. Sub-millisecond digits are kept as a fraction, so
+ * bounds compare exactly. Instants outside years 0001..9999 (UTC) are refused.
  */
 export function parseDateTime(text: string): DateTimeParseResult {
   if (text.length < 10) return { ok: false, reason: 'input is too short' }
@@ -46,5 +48,8 @@ export function parseDateTime(text: string): DateTimeParseResult {
   date.setUTCFullYear(year, month - 1, day)
   date.setUTCHours(hour, minute, second, 0)
   const fraction = frac === undefined ? 0 : Number(`0.${frac}`) * 1000
-  return { ok: true, ms: date.getTime() + fraction - offsetMinutes * 60_000 }
+  const ms = date.getTime() + fraction - offsetMinutes * 60_000
+  // An offset can push year 0001 or 9999 out of the range every output format can write.
+  if (ms < MIN_MS || ms > MAX_MS) return { ok: false, reason: 'datetime is outside 0001-01-01 to 9999-12-31 UTC' }
+  return { ok: true, ms }
 }

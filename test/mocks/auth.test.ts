@@ -15,7 +15,7 @@ describe.each(TRANSPORTS)('authentication via %s', (_name, connect) => {
   beforeEach(() => t.service.reset())
 
   test.each(CANDLES)('missing or empty X-API-Key: 401 {"detail":"Not authenticated"} with WWW-Authenticate: APIKey (D2) — %s', async (path) => {
-    for (const headers of [{}, { 'X-API-Key': '' }, { 'X-API-Key': '   ' }]) {
+    for (const headers of [{}, { 'X-API-Key': '' }, { 'X-API-Key': '   ' }] as Record<string, string>[]) {
       const res = await t.get(path, headers)
       expect(res.status).toBe(401)
       expect(res.body).toEqual({ detail: 'Not authenticated' })

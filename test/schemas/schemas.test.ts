@@ -65,8 +65,19 @@ describe('query schemas report the D1 issues of the service 422', () => {
     ])
   })
 
+  test('start <= end compares the exact instants, sub-millisecond digits included', () => {
+    for (const [start, end, ok] of [
+      ['2024-05-01T00:00:00.0005Z', '2024-05-01T00:00:00.0005Z', true],
+      ['2024-05-01T00:00:00.0005Z', '2024-05-01T00:00:00.0009Z', true],
+      ['2024-05-01T00:00:00.0009Z', '2024-05-01T00:00:00.0005Z', false],
+    ] as const) {
+      const raw = { exchange: 'x', interval: '1h', base: 'B', quote: 'Q', start, end }
+      expect(exchangeOhlcvQuerySchema.safeParse(raw).success, `${start} <= ${end}`).toBe(ok)
+    }
+  })
+
   test('a valid query parses to typed values, start/end in epoch ms', () => {
     const raw = rawQueryOf(new URLSearchParams('exchange=x&interval=1h&base=B&quote=Q&start=2024-01-01&end=2024-01-02T00:00:00.0009Z&limit=7&ignored=1'))
-    expect(exchangeOhlcvQuerySchema.parse(raw)).toEqual({ exchange: 'x', interval: '1h', base: 'B', quote: 'Q', start: Date.UTC(2024, 0, 1), end: Date.UTC(2024, 0, 2), limit: 7 })
+    expect(exchangeOhlcvQuerySchema.parse(raw)).toEqual({ exchange: 'x', interval: '1h', base: 'B', quote: 'Q', start: Date.UTC(2024, 0, 1), end: Date.UTC(2024, 0, 2) + 0.9, limit: 7 })
   })
 })
