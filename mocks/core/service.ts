@@ -1,13 +1,9 @@
-import * as z from 'zod/mini'
+import type * as z from 'zod/mini'
 import { ENDPOINTS, type EndpointName } from '../../src/endpoints.js'
 import {
-  aggregatedCandleSchema,
-  assetSchema,
   errorBodySchema,
-  exchangeCandleSchema,
-  exchangeSchema,
-  pairCoverageSchema,
   rawQueryOf,
+  responseSchemas,
   validationErrorBodySchema,
   describeIssue,
   type RawQuery,
@@ -85,15 +81,6 @@ const ROUTES: Record<EndpointName, Route> = {
   aggregated_ohlcv: candles.aggregatedOhlcv,
 }
 
-const RESPONSE_SCHEMAS: Record<EndpointName, z.ZodMiniType> = {
-  exchanges: z.array(exchangeSchema),
-  assets: z.array(assetSchema),
-  exchange_pairs: z.array(pairCoverageSchema),
-  aggregated_pairs: z.array(pairCoverageSchema),
-  exchange_ohlcv: z.array(exchangeCandleSchema),
-  aggregated_ohlcv: z.array(aggregatedCandleSchema),
-}
-
 const BY_PATH = new Map(Object.entries(ENDPOINTS).map(([name, e]) => [e.path as string, name as EndpointName]))
 
 function toStore(data: MockServiceOptions['data']): CandleStore {
@@ -123,7 +110,7 @@ function parseUrl(url: string): URL | undefined {
 
 function checkResponse(endpoint: EndpointName, res: MockResponse): void {
   if (res.networkError) return
-  const schema = res.status === 200 ? RESPONSE_SCHEMAS[endpoint] : res.status === 422 ? validationErrorBodySchema : errorBodySchema
+  const schema = res.status === 200 ? responseSchemas[endpoint] : res.status === 422 ? validationErrorBodySchema : errorBodySchema
   const result = schema.safeParse(res.body)
   if (!result.success) {
     throw new Error(`Reference service answered ${endpoint} ${res.status} with a body its own schema rejects: ${describeIssue(result.error.issues[0]!, 'body')}`)

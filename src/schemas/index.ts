@@ -32,3 +32,4 @@ export {
 } from './queries.js'
 export { toValidationIssues, rawQueryOf, type RawQuery } from './validation-issues.js'
 export { describeIssue } from './describe-issue.js'
+export { responseSchemas, type ResponseOf } from './responses.js'

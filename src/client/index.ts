@@ -1,0 +1,7 @@
+export { MarketCandles, createClient, WALK_PAGE_SIZE } from './market-candles.js'
+export type { ClientOptions } from './client-options.js'
+export type { ClientHooks, RequestEvent } from './hooks.js'
+export type { RequestOptions } from './transport.js'
+export type { RetryOptions } from './retry-policy.js'
+export type { DateInput } from './to-wire-query.js'
+export type { ExchangePairsParams, AggregatedPairsParams, ExchangeOhlcvParams, AggregatedOhlcvParams } from './params.js'

@@ -1,0 +1,186 @@
+import type { CandleEndpointName, EndpointName } from '../endpoints.js'
+import { pageCursorSchema, type PageCursor } from '../pagination/page-cursor.js'
+import { CandleWalk, PageWalk, type WalkOptions } from '../pagination/walks.js'
+import type { AggregatedCandle, Asset, Exchange, ExchangeCandle, PairCoverage } from '../schemas/index.js'
+import { describeIssue } from '../schemas/index.js'
+import { resolveOptions, type ClientOptions } from './client-options.js'
+import type { AggregatedOhlcvParams, AggregatedPairsParams, ExchangeOhlcvParams, ExchangePairsParams } from './params.js'
+import { toWireQuery } from './to-wire-query.js'
+import { Transport, type RequestOptions } from './transport.js'
+
+/** The page size of walks when the query gives no `limit`: the service's maximum, fewest requests. */
+export const WALK_PAGE_SIZE = 1000
+
+type CandleOf<E extends CandleEndpointName> = E extends 'exchange_ohlcv' ? ExchangeCandle : AggregatedCandle
+
+/**
+ * A client of the market candle service. Create it with {@link createClient}.
+ *
+ * @example
+ * const client = createClient({ apiKey: process.env.MARKET_CANDLES_API_KEY })
+ * const latest = await client.exchangeOhlcv({ exchange: 'bitstamp', interval: '1h', base: 'BTC', quote: 'USD', limit: 24 })
+ */
+export class MarketCandles {
+  readonly #transport: Transport
+
+  constructor(options: ClientOptions = {}) {
+    this.#transport = new Transport(resolveOptions(options))
+  }
+
+  #get<E extends EndpointName>(endpoint: E, params: object | undefined, options: RequestOptions | undefined) {
+    return this.#transport.get(endpoint, toWireQuery(endpoint, params), options)
+  }
+
+  /**
+   * Every exchange, ordered by name. Public: no key is sent.
+   * @example
+   * const names = (await client.exchanges()).map((e) => e.name)
+   */
+  exchanges(options?: RequestOptions): Promise<Exchange[]> {
+    return this.#get('exchanges', undefined, options)
+  }
+
+  /**
+   * Every asset, ordered by ticker; `ticker` is the value to use as `base` / `quote`. Public.
+   * @example
+   * const fiat = (await client.assets()).filter((a) => a.asset_type === 'FIAT')
+   */
+  assets(options?: RequestOptions): Promise<Asset[]> {
+    return this.#get('assets', undefined, options)
+  }
+
+  /**
+   * Every pair with at least one candle on `exchange` at `interval`, with its coverage. Public.
+   * Throws `NotFoundError` for an unknown exchange or interval.
+   * @example
+   * const pairs = await client.exchangePairs({ exchange: 'bitstamp', interval: '1d' })
+   */
+  exchangePairs(params: ExchangePairsParams, options?: RequestOptions): Promise<PairCoverage[]> {
+    return this.#get('exchange_pairs', params, options)
+  }
+
+  /**
+   * Every pair with at least one aggregated candle at `interval`; without `method`, all methods. Public.
+   * @example
+   * const pairs = await client.aggregatedPairs({ interval: '1h' })
+   */
+  aggregatedPairs(params: AggregatedPairsParams, options?: RequestOptions): Promise<PairCoverage[]> {
+    return this.#get('aggregated_pairs', params, options)
+  }
+
+  /**
+   * One page of one exchange's raw candles, ascending by `close_ts`. With `start`: the first `limit`
+   * candles from `start`. Without: the latest `limit` up to `end`. To page, use
+   * {@link exchangeOhlcvCandles} or {@link exchangeOhlcvPages}.
+   * @example
+   * const day = await client.exchangeOhlcv({ exchange: 'bitstamp', interval: '1h', base: 'BTC', quote: 'USD', start: new Date('2025-01-01'), limit: 24 })
+   */
+  exchangeOhlcv(params: ExchangeOhlcvParams, options?: RequestOptions): Promise<ExchangeCandle[]> {
+    return this.#get('exchange_ohlcv', params, options)
+  }
+
+  /**
+   * One page of the cross-exchange combined series (`method` defaults to `omm_vwap_v1`).
+   * @example
+   * const latest = await client.aggregatedOhlcv({ interval: '1m', base: 'ETH', quote: 'USD', limit: 60 })
+   */
+  aggregatedOhlcv(params: AggregatedOhlcvParams, options?: RequestOptions): Promise<AggregatedCandle[]> {
+    return this.#get('aggregated_ohlcv', params, options)
+  }
+
+  /**
+   * Every candle of a range, paged for you. With `start`: ascending from `start` to `end` (or the
+   * latest). Without `start`: descending from `end` (or the latest) back to the first candle, newest
+   * first. Pages hold `limit` candles (default 1000).
+   * @example
+   * for await (const candle of client.exchangeOhlcvCandles({ exchange: 'bitstamp', interval: '1h', base: 'BTC', quote: 'USD', start: '2024-01-01' })) {
+   *   console.log(candle.close_ts, candle.close)
+   * }
+   */
+  exchangeOhlcvCandles(params: ExchangeOhlcvParams, options?: WalkOptions): CandleWalk<ExchangeCandle> {
+    return new CandleWalk(this.#pageFetcher('exchange_ohlcv'), this.#startCursor('exchange_ohlcv', params), options)
+  }
+
+  /**
+   * The pages of a range (see {@link exchangeOhlcvCandles}); each page has a `cursor` to resume from.
+   * @example
+   * for await (const page of client.exchangeOhlcvPages({ exchange: 'bitstamp', interval: '1m', base: 'BTC', quote: 'USD', start: '2024-01-01' })) {
+   *   await save(page.candles)
+   *   await saveCursor(page.cursor) // plain JSON
+   * }
+   */
+  exchangeOhlcvPages(params: ExchangeOhlcvParams, options?: WalkOptions): PageWalk<ExchangeCandle> {
+    return new PageWalk(this.#pageFetcher('exchange_ohlcv'), this.#startCursor('exchange_ohlcv', params), options)
+  }
+
+  /**
+   * Every aggregated candle of a range, paged for you (see {@link exchangeOhlcvCandles}).
+   * @example
+   * for await (const candle of client.aggregatedOhlcvCandles({ interval: '1d', base: 'BTC', quote: 'USD', start: '2020-01-01' })) {}
+   */
+  aggregatedOhlcvCandles(params: AggregatedOhlcvParams, options?: WalkOptions): CandleWalk<AggregatedCandle> {
+    return new CandleWalk(this.#pageFetcher('aggregated_ohlcv'), this.#startCursor('aggregated_ohlcv', params), options)
+  }
+
+  /**
+   * The pages of an aggregated range (see {@link exchangeOhlcvPages}).
+   * @example
+   * for await (const page of client.aggregatedOhlcvPages({ interval: '1h', base: 'ETH', quote: 'USD' }, { maxItems: 5000 })) {}
+   */
+  aggregatedOhlcvPages(params: AggregatedOhlcvParams, options?: WalkOptions): PageWalk<AggregatedCandle> {
+    return new PageWalk(this.#pageFetcher('aggregated_ohlcv'), this.#startCursor('aggregated_ohlcv', params), options)
+  }
+
+  /**
+   * Continues a walk from a cursor (from `walk.cursor` or `page.cursor`, possibly stored as JSON),
+   * candle by candle, with no gap and no duplicate.
+   * @example
+   * const walk = client.resumeCandles(JSON.parse(saved))
+   * for await (const candle of walk) {}
+   */
+  resumeCandles<E extends CandleEndpointName>(cursor: PageCursor & { endpoint: E }, options?: WalkOptions): CandleWalk<CandleOf<E>> {
+    const checked = checkCursor(cursor)
+    return new CandleWalk(this.#pageFetcher(checked.endpoint as E), checked, options)
+  }
+
+  /**
+   * Continues a walk from a cursor, page by page.
+   * @example
+   * for await (const page of client.resumePages(cursor)) {}
+   */
+  resumePages<E extends CandleEndpointName>(cursor: PageCursor & { endpoint: E }, options?: WalkOptions): PageWalk<CandleOf<E>> {
+    const checked = checkCursor(cursor)
+    return new PageWalk(this.#pageFetcher(checked.endpoint as E), checked, options)
+  }
+
+  #startCursor(endpoint: CandleEndpointName, params: ExchangeOhlcvParams | AggregatedOhlcvParams): PageCursor {
+    const query = toWireQuery(endpoint, { ...params, limit: params.limit ?? WALK_PAGE_SIZE })
+    return { version: 1, endpoint, direction: query.start === undefined ? 'backward' : 'forward', query }
+  }
+
+  #pageFetcher<E extends CandleEndpointName>(endpoint: E) {
+    return (query: Record<string, string>, signal: AbortSignal | undefined) =>
+      this.#transport.get(endpoint, query, { signal }) as Promise<CandleOf<E>[]>
+  }
+}
+
+function checkCursor(cursor: unknown): PageCursor {
+  const parsed = pageCursorSchema.safeParse(cursor)
+  if (!parsed.success) throw new TypeError(`Not a page cursor: ${describeIssue(parsed.error.issues[0]!, 'cursor')}`)
+  // A cursor is a wire query: check it with the endpoint's own rules before any request.
+  toWireQuery(parsed.data.endpoint, parsed.data.query)
+  if (parsed.data.query.limit === undefined) throw new TypeError('Not a page cursor: cursor.query.limit is missing')
+  return parsed.data
+}
+
+/**
+ * Creates a client.
+ *
+ * @example
+ * import { createClient } from 'market-candles'
+ * const client = createClient({ apiKey: 'demo-pro-key', baseUrl: 'http://127.0.0.1:4010' })
+ * const assets = await client.assets()
+ */
+export function createClient(options: ClientOptions = {}): MarketCandles {
+  return new MarketCandles(options)
+}

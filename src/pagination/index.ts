@@ -1,0 +1,2 @@
+export { pageCursorSchema, type PageCursor, type CandlePage } from './page-cursor.js'
+export { PageWalk, CandleWalk, type WalkOptions } from './walks.js'
