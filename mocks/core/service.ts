@@ -171,7 +171,10 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       const endpoint = url && BY_PATH.get(url.pathname)
       if (!url || !endpoint) return fail(404, 'Not Found')
       if (request.method !== 'GET') return fail(405, 'Method Not Allowed', { allow: 'GET' })
-      const res = faults.take(url.pathname) ?? (await ROUTES[endpoint](ctx, rawQueryOf(url.searchParams), request.headers))
+      // Injected faults are wrong on purpose: only the service's own answers are checked.
+      const fault = faults.take(url.pathname)
+      if (fault) return fault
+      const res = await ROUTES[endpoint](ctx, rawQueryOf(url.searchParams), request.headers)
       if (options.validateResponses) checkResponse(endpoint, res)
       return res
     },

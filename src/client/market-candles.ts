@@ -27,7 +27,8 @@ export class MarketCandles {
     this.#transport = new Transport(resolveOptions(options))
   }
 
-  #get<E extends EndpointName>(endpoint: E, params: object | undefined, options: RequestOptions | undefined) {
+  // async, so a bad parameter is a rejection like every other failure, never a synchronous throw
+  async #get<E extends EndpointName>(endpoint: E, params: object | undefined, options: RequestOptions | undefined) {
     return this.#transport.get(endpoint, toWireQuery(endpoint, params), options)
   }
 

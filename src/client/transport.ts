@@ -79,6 +79,7 @@ export class Transport {
       const event: RequestEvent = { endpoint, method: 'GET', url: info.url, attempt }
       let error: Error
       try {
+        if (signal?.aborted) throw new APIUserAbortError(signal.reason)
         // Catalog calls are never counted by the service, so they do not spend the limit.
         if (authenticated) await limiter?.acquire(signal)
         return await this.#attempt(endpoint, info, event, signal)
