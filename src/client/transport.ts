@@ -9,7 +9,7 @@ import {
   ResponseValidationError,
   type RequestInfo,
 } from '../errors/index.js'
-import type { RateLimiter } from '../rate-limit/rate-limiter.js'
+import type { RateLimiter, ReleaseSlot } from '../rate-limit/rate-limiter.js'
 import { describeIssue, responseSchemas, type ResponseOf, type ValidationIssue } from '../schemas/index.js'
 import { sleep } from './abortable-sleep.js'
 import type { ClientHooks, RequestEvent } from './hooks.js'
@@ -81,8 +81,8 @@ export class Transport {
       try {
         if (signal?.aborted) throw new APIUserAbortError(signal.reason)
         // Catalog calls are never counted by the service, so they do not spend the limit.
-        if (authenticated) await limiter?.acquire(signal)
-        return await this.#attempt(endpoint, info, event, signal)
+        const release = authenticated ? await limiter?.acquire(signal) : undefined
+        return await this.#attempt(endpoint, info, event, signal, release)
       } catch (caught) {
         error = caught as Error
       }
@@ -97,7 +97,13 @@ export class Transport {
     }
   }
 
-  async #attempt<E extends EndpointName>(endpoint: E, info: RequestInfo, event: RequestEvent, signal: AbortSignal | undefined): Promise<ResponseOf<E>> {
+  async #attempt<E extends EndpointName>(
+    endpoint: E,
+    info: RequestInfo,
+    event: RequestEvent,
+    signal: AbortSignal | undefined,
+    release: ReleaseSlot | undefined,
+  ): Promise<ResponseOf<E>> {
     const { hooks, apiKey, validate, timeout } = this.#config
     const headers: Record<string, string> = {}
     if (ENDPOINTS[endpoint].authenticated && apiKey !== undefined) headers[API_KEY_HEADER] = apiKey
@@ -106,7 +112,12 @@ export class Transport {
     let res: Response
     let text: string
     try {
-      res = await this.#ky.get(info.url, { headers, signal })
+      try {
+        res = await this.#ky.get(info.url, { headers, signal })
+      } finally {
+        // The service has counted the request by the time its answer starts to arrive.
+        release?.()
+      }
       text = await res.text()
     } catch (error) {
       if (signal?.aborted) throw new APIUserAbortError(signal.reason)

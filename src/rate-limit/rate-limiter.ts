@@ -1,25 +1,44 @@
 import { sleep } from '../client/abortable-sleep.js'
+import { APIUserAbortError } from '../errors/index.js'
 
 /** Options of {@link RateLimiter}. */
 export interface RateLimiterOptions {
   /** Requests allowed in any one-second window: the account's rate. @default 10 */
   perSecond?: number
-  /**
-   * Extra milliseconds added to the window, to absorb the jitter between sending a request and the
-   * service counting it. @default 25
-   */
+  /** Extra milliseconds added to the one-second window, against timing jitter. @default 25 */
   marginMs?: number
   /** Clock in milliseconds; tests may inject one. @default performance.now */
   now?: () => number
 }
 
+/** Call when the request's response (or failure) has arrived. */
+export type ReleaseSlot = () => void
+
+interface Slot {
+  readonly sent: number
+  /** First requests after start or an idle spell travel on new connections: their delay is unknown. */
+  readonly cold: boolean
+  completed?: number
+  readonly finished: Promise<void>
+  finish(): void
+}
+
+/** After this long without a request, connections may have closed: the next window is cold again. */
+const IDLE_MS = 4000
+
 /**
- * The client-side limit of one account: at most `perSecond` requests leave in any window of one
- * second (plus a margin), the same sliding window the service counts with (decision D7). One limiter
- * can be shared by several clients, e.g. clients with different keys of the same account.
+ * The client-side limit of one account: at most `perSecond` requests reach the service in any
+ * one-second window, the sliding window the service counts with (decision D7). Share one limiter
+ * between the clients of one account (e.g. clients with different keys of that account).
  *
- * Why not a plain token bucket: a bucket holding `perSecond` tokens lets a full burst through and
- * then refills, so up to twice `perSecond` requests can land in one sliding second and draw 429s.
+ * The service counts a request when it arrives, which the client cannot see; it only knows when the
+ * request left and when its answer came back. A slot is therefore held until one second after the
+ * request's latest plausible arrival: its completion time less the smallest round trip seen so far
+ * (a request cannot have arrived later than that, unless its outbound trip was slower than the
+ * fastest one). The first window after start or an idle spell counts from completion, because new
+ * connections make outbound trips slow and unequal. A plain token bucket would not do: holding
+ * `perSecond` tokens, it lets a full burst through and refills, so up to twice `perSecond`
+ * requests land in one sliding second.
  *
  * @example
  * const limiter = new RateLimiter({ perSecond: 10 })
@@ -30,8 +49,11 @@ export class RateLimiter {
   readonly perSecond: number
   readonly windowMs: number
   readonly #now: () => number
-  /** Send times of the last `perSecond` requests, oldest first. */
-  readonly #sent: number[] = []
+  /** The last `perSecond` slots, oldest first. */
+  readonly #slots: Slot[] = []
+  #minRoundTrip = Infinity
+  #warm = 0
+  #lastSent = -Infinity
   #pausedUntil = 0
   #queue: Promise<void> = Promise.resolve()
 
@@ -45,30 +67,79 @@ export class RateLimiter {
     this.#now = options.now ?? (() => performance.now())
   }
 
-  /** Milliseconds until one more request may leave (0 when it may leave now). */
-  delay(): number {
-    const now = this.#now()
-    const windowWait = this.#sent.length < this.perSecond ? 0 : this.#sent[this.#sent.length - this.perSecond]! + this.windowMs - now
-    return Math.max(0, windowWait, this.#pausedUntil - now)
+  // When a finished slot may be reused; undefined while its request is still in flight.
+  #freeAt(slot: Slot): number | undefined {
+    if (slot.completed === undefined) return undefined
+    const arrival = slot.cold ? slot.completed : Math.max(slot.sent, slot.completed - this.#minRoundTrip)
+    return arrival + this.windowMs
+  }
+
+  /** The slot the next request must wait for, if the window is full. */
+  #blocking(): Slot | undefined {
+    return this.#slots.length < this.perSecond ? undefined : this.#slots[this.#slots.length - this.perSecond]
   }
 
   /**
-   * Waits for a slot and takes it. Callers are served in arrival order; an aborted caller leaves
-   * the line without taking a slot.
+   * Milliseconds until one more request may leave: 0 when it may leave now, `Infinity` while it
+   * waits for a request in flight to come back.
    */
-  acquire(signal?: AbortSignal): Promise<void> {
+  delay(): number {
+    const now = this.#now()
+    const slot = this.#blocking()
+    const freeAt = slot === undefined ? now : this.#freeAt(slot)
+    if (freeAt === undefined) return Infinity
+    return Math.max(0, freeAt - now, this.#pausedUntil - now)
+  }
+
+  /**
+   * Waits for a slot and takes it; call the returned function when the response arrives. Callers
+   * are served in arrival order; an aborted caller leaves the line without taking a slot.
+   */
+  acquire(signal?: AbortSignal): Promise<ReleaseSlot> {
     const turn = this.#queue.then(async () => {
-      for (let wait = this.delay(); wait > 0; wait = this.delay()) await sleep(wait, signal)
-      this.#sent.push(this.#now())
-      if (this.#sent.length > this.perSecond) this.#sent.shift()
+      for (let wait = this.delay(); wait > 0; wait = this.delay()) {
+        if (wait === Infinity) await abortable(this.#blocking()!.finished, signal)
+        else await sleep(wait, signal)
+      }
+      return this.#take()
     })
     // The next caller waits for this one to finish, whether it got its slot or gave up.
-    this.#queue = turn.catch(() => {})
+    this.#queue = turn.then(() => {}, () => {})
     return turn
+  }
+
+  #take(): ReleaseSlot {
+    const sent = this.#now()
+    if (sent - this.#lastSent > IDLE_MS) this.#warm = 0
+    this.#lastSent = sent
+    let finish!: () => void
+    const finished = new Promise<void>((resolve) => (finish = resolve))
+    const slot: Slot = { sent, cold: this.#warm++ < this.perSecond, finished, finish }
+    this.#slots.push(slot)
+    if (this.#slots.length > this.perSecond) this.#slots.shift()
+    return () => {
+      if (slot.completed !== undefined) return
+      slot.completed = this.#now()
+      this.#minRoundTrip = Math.min(this.#minRoundTrip, slot.completed - slot.sent)
+      slot.finish()
+    }
   }
 
   /** Holds every request back for `ms` from now, e.g. the `Retry-After` of a 429. */
   pause(ms: number): void {
     this.#pausedUntil = Math.max(this.#pausedUntil, this.#now() + ms)
   }
+}
+
+function abortable(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return promise
+  if (signal.aborted) return Promise.reject(new APIUserAbortError(signal.reason))
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(new APIUserAbortError(signal.reason))
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(() => {
+      signal.removeEventListener('abort', onAbort)
+      resolve()
+    })
+  })
 }

@@ -1,0 +1,78 @@
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { existsSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, test } from 'vitest'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const EXAMPLES = join(ROOT, 'examples')
+const TIMEOUT_MS = 60_000
+
+/** Every example, found on disk: a new one is covered without touching this file. */
+const files = readdirSync(EXAMPLES)
+  .filter((name) => name.endsWith('.ts') && !name.endsWith('.d.ts'))
+  .sort()
+
+/** What each example must print. A file missing here must still exit 0 with some stdout. */
+const EXPECTED: Record<string, RegExp[]> = {
+  'demo.ts': [
+    /reference service on http:\/\/127\.0\.0\.1:\d+/,
+    /exchange ftx\s+created 2019-05-08, closed 2022-11-11/,
+    /11 assets: 6 CRYPTO, 3 FIAT, 2 STABLECOIN/,
+    /8,759 candles in 9 pages/,
+    /first close_ts 2025-06-01T00:00:00Z/,
+    /last {2}close_ts 2026-06-01T00:00:00Z/,
+    /3,000 candles in 3 pages; yielded newest first: yes/,
+    /service-counted candle requests: .*acct_pro 12/,
+    /candles\/s/,
+  ],
+  'catalog.ts': [/ftx: 2019-05-08 \.\. 2022-11-11/, /assets \(11\):/, /bitstamp pairs at 1d \(\d+\):/, /aggregated pairs at 1h/],
+  'forward-walk.ts': [/page 1: 48 candles, 2026-05-01T00:00:00Z/, /candle by candle: 169 candles, ascending: true/],
+  'backward-walk.ts': [/latest BTC\/USD 1m: 2500 candles, newest first: true/, /ftx BTC\/USD 1d, backward: \d+ candles, 2022-11-11T00:00:00Z back to .*; cursor null/],
+  'resume-from-cursor.ts': [
+    /maxItems \+ resumeCandles: (\d+) candles, duplicates 0, identical to the uninterrupted walk: true/,
+    /aborted after 3 pages .*APIUserAbortError/,
+    /AbortController \+ resumePages: \d+ candles, duplicates 0, identical to the uninterrupted walk: true/,
+  ],
+  'errors.ts': [/PermissionDeniedError status 403/, /InvalidParamsError \(nothing sent\).*limit/, /NotFoundError status 404/, /AuthenticationError status 401/],
+  'shared-rate-limit.ts': [/burst of 30 calls over 2 clients: 30 answered 200, 0 answered 429, 0 failed/, /"acct_enterprise":30/],
+  'msw-in-tests.ts': [/intercepting https?:\/\//, /usage after 1 candle call: .*"acct_pro":1/, /after an injected 503: 3 candles, 1 retry/, /usage after reset: .*"acct_pro":0/],
+}
+
+/** Runs one example on this Node with the tsx loader; kills it past the timeout. */
+async function runExample(file: string): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
+  const env = { ...process.env }
+  // The examples choose their own servers; a developer's settings must not redirect them.
+  delete env.MARKET_CANDLES_BASE_URL
+  delete env.MARKET_CANDLES_API_KEY
+  delete env.NODE_OPTIONS
+  const child = spawn(process.execPath, ['--import', 'tsx', join(EXAMPLES, file)], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d))
+  const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT_MS - 5_000)
+  try {
+    const [code, signal] = (await once(child, 'close')) as [number | null, string | null]
+    return { code, signal, stdout, stderr }
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+describe('examples/*.ts run and exit by themselves', () => {
+  test('there are examples, and every expectation names an existing one', () => {
+    expect(files).toContain('demo.ts')
+    for (const name of Object.keys(EXPECTED)) expect(existsSync(join(EXAMPLES, name)), `examples/${name}`).toBe(true)
+  })
+
+  test.each(files)('examples/%s exits 0 and prints what it shows', async (file) => {
+    const { code, signal, stdout, stderr } = await runExample(file)
+    const context = `examples/${file}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`
+    expect(signal, context).toBeNull()
+    expect(code, context).toBe(0)
+    expect(stdout.trim(), context).not.toBe('')
+    for (const pattern of EXPECTED[file] ?? []) expect(stdout, context).toMatch(pattern)
+  }, TIMEOUT_MS)
+})
