@@ -147,6 +147,38 @@ describe.each(SDK_TARGETS)('typed errors, one class per status, via %s', (_name,
   })
 })
 
+describe('key hygiene', () => {
+  test('hook events, URLs and every error of a failing session never hold the key', async () => {
+    const target = await sdkViaHttp({ now: '2026-06-01T00:00:00Z' })
+    try {
+      const events: unknown[] = []
+      const log = (e: unknown) => events.push(e)
+      const client = target.client({ apiKey: SECRET, retry: { limit: 1, baseDelayMs: 1 }, hooks: { onRequest: log, onResponse: log, onRetry: log, onError: log } })
+      target.service.faults.add({ path: '/v1/exchange_ohlcv', status: 503 })
+      target.service.faults.add({ path: '/v1/exchange_ohlcv', networkError: true, times: 2 })
+      const errors = [await caught(client.exchangeOhlcv(BTC)), await caught(client.exchangeOhlcv({ ...BTC, base: 'NOPE' }))]
+      await client.exchangeOhlcv(BTC)
+      expect(events.length).toBeGreaterThan(5)
+      for (const e of [...events, ...errors]) expectNoKey(e, SECRET)
+      for (const sent of target.sent) expect(sent.url.toString()).not.toContain(SECRET)
+    } finally {
+      await target.close()
+    }
+  })
+
+  test('a service that echoes the key in its error detail does not put it into the thrown error', async () => {
+    const target = await sdkViaHttp()
+    try {
+      target.service.faults.add({ path: '/v1/exchange_ohlcv', status: 400, body: { detail: `bad key ${SECRET}` }, headers: { 'x-echo': SECRET } })
+      const error = await caught(target.client({ apiKey: SECRET }).exchangeOhlcv(BTC))
+      expect(error.detail).toBe('bad key [redacted]')
+      expectNoKey(error, SECRET)
+    } finally {
+      await target.close()
+    }
+  })
+})
+
 describe('timeouts', () => {
   test('no response within timeout: APITimeoutError, a kind of connection error', async () => {
     const target = await sdkViaHttp({ latency: 400 })
