@@ -2,6 +2,12 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
+/**
+ * Idle keep-alive sockets stay open this long. Longer than any round of the other server, so a
+ * socket is never closed by the server just as the client reuses it (ECONNRESET).
+ */
+export const KEEP_ALIVE_MS = 60_000
+
 export interface RawServer {
   readonly url: string
   close(): Promise<void>
@@ -19,7 +25,7 @@ export async function startRawServer(pages: ReadonlyMap<string, Buffer>): Promis
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length })
     res.end(body)
   })
-  server.keepAliveTimeout = 5000
+  server.keepAliveTimeout = KEEP_ALIVE_MS
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(0, '127.0.0.1', () => {

@@ -58,10 +58,27 @@ export function candleModel(exchange: string, pair: PairModel, interval: KnownIn
     return pair.price * Math.exp(log)
   }
 
+  // The last few rounded prices by instant. A candle's open is the previous candle's close, so a
+  // walk in either direction computes each price once (ascending: t-step was the last close;
+  // descending: t was the last open). Only ever a copy of priceAt's result: output is the same in
+  // any call order.
+  const MEMO = 4
+  const memoT = new Float64Array(MEMO).fill(Number.NaN)
+  const memoPrice = new Float64Array(MEMO)
+  let memoNext = 0
+  const roundedPriceAt = (t: number): number => {
+    for (let i = 0; i < MEMO; i++) if (memoT[i] === t) return memoPrice[i]!
+    const price = roundTo(priceAt(t), decimals)
+    memoT[memoNext] = t
+    memoPrice[memoNext] = price
+    memoNext = (memoNext + 1) % MEMO
+    return price
+  }
+
   return (t: number): ExchangeCandle => {
     const n = t / MINUTE
-    const open = roundTo(priceAt(t - step), decimals)
-    const close = roundTo(priceAt(t), decimals)
+    const open = roundedPriceAt(t - step)
+    const close = roundedPriceAt(t)
     const r = unit(candleSeed, n)
     const flag = r < EXCLUDED_RATE ? 'outlier_excluded' : r < OUTLIER_RATE ? 'outlier' : null
     const spike = flag === 'outlier_excluded' ? 0.04 : flag === 'outlier' ? 0.012 : 0

@@ -33,9 +33,12 @@ const CORS = {
   'access-control-expose-headers': 'Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, WWW-Authenticate',
 }
 
+const EMPTY = Buffer.alloc(0)
+
 function send(res: ServerResponse, answer: MockResponse): void {
-  const body = answer.status === 204 ? '' : JSON.stringify(answer.body)
-  res.writeHead(answer.status, { ...CORS, ...answer.headers, 'content-length': Buffer.byteLength(body) })
+  // Encoded once: the length and the bytes written come from the same buffer.
+  const body = answer.status === 204 ? EMPTY : Buffer.from(JSON.stringify(answer.body))
+  res.writeHead(answer.status, { ...CORS, ...answer.headers, 'content-length': body.length })
   res.end(body)
 }
 

@@ -1,0 +1,93 @@
+/**
+ * Servers under test run in their own child processes, so neither shares an event loop (or a
+ * core's worth of time slices) with the load driver in the bench process.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+
+/** A server child whose first stdout line was `listening on http://HOST:PORT`. */
+export interface ChildServer {
+  readonly name: string
+  readonly url: string
+  readonly pid: number
+  /** CPU time (user + system) the child has used so far, in ms; `NaN` where /proc is missing. */
+  cpuMs(): number
+  /** SIGTERM, then SIGKILL after a grace period; resolves once the child is gone. */
+  stop(): Promise<void>
+}
+
+const STARTUP_MS = 20_000
+const STOP_GRACE_MS = 2_000
+const LISTENING = /^listening on (http:\/\/127\.0\.0\.1:\d+)\s*$/
+
+// Every child this process started and has not reaped yet; killed on any exit of the bench.
+const live = new Set<ChildProcess>()
+process.on('exit', () => {
+  for (const child of live) child.kill('SIGKILL')
+})
+
+/** Linux only: utime + stime of `pid` from /proc/PID/stat, in ms. */
+function procCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // Field 2 (comm) may contain spaces; fields after the closing paren are space-separated.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    const ticks = Number(fields[11]) + Number(fields[12]) // utime, stime (fields 14 and 15)
+    return (ticks * 1000) / 100 // USER_HZ is 100 on Linux
+  } catch {
+    return Number.NaN
+  }
+}
+
+/**
+ * Starts `node ...args` and waits for its `listening on` line. Rejects (after killing the child)
+ * when it exits, prints something else first, or takes longer than STARTUP_MS.
+ */
+export function startChildServer(name: string, args: readonly string[]): Promise<ChildServer> {
+  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] })
+  live.add(child)
+  let stderr = ''
+  child.stderr!.setEncoding('utf8')
+  child.stderr!.on('data', (s: string) => {
+    if (stderr.length < 4000) stderr += s
+  })
+  const exited = new Promise<void>((resolve) => child.once('exit', () => (live.delete(child), resolve())))
+
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    child.kill('SIGTERM')
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS)
+    await exited
+    clearTimeout(timer)
+  }
+
+  return new Promise<ChildServer>((resolve, reject) => {
+    let out = ''
+    let settled = false
+    const fail = (why: string) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      void stop()
+      reject(new Error(`${name} (${args.join(' ')}): ${why}${stderr ? `\n--- stderr ---\n${stderr.trimEnd()}` : ''}`))
+    }
+    const timer = setTimeout(() => fail(`no 'listening on' line within ${STARTUP_MS} ms`), STARTUP_MS)
+    child.once('error', (error) => fail(error.message))
+    child.once('exit', (code, signal) => fail(`exited (${signal ?? code}) before listening`))
+    child.stdout!.setEncoding('utf8')
+    const onData = (s: string) => {
+      out += s
+      const nl = out.indexOf('\n')
+      if (nl < 0) return
+      child.stdout!.off('data', onData)
+      child.stdout!.resume() // drain the rest of the banner
+      const match = LISTENING.exec(out.slice(0, nl))
+      if (!match) return fail(`first stdout line was ${JSON.stringify(out.slice(0, nl))}`)
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      resolve({ name, url: match[1]!, pid: child.pid!, cpuMs: () => procCpuMs(child.pid!), stop })
+    }
+    child.stdout!.on('data', onData)
+  })
+}
