@@ -3,25 +3,39 @@ import { Agent, request } from 'node:http'
 
 export interface Client {
   get(path: string): Promise<{ status: number; body: Buffer }>
+  /** Requests sent again because the server closed an idle keep-alive socket as it was reused. */
+  readonly retries: number
   close(): void
 }
 
 export function createClient(baseUrl: string, headers: Record<string, string>, concurrency: number): Client {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency, maxFreeSockets: concurrency })
   const { hostname, port } = new URL(baseUrl)
+  let retries = 0
+  const get = (path: string, mayRetry: boolean): Promise<{ status: number; body: Buffer }> =>
+    new Promise((resolve, reject) => {
+      const req = request({ agent, hostname, port, path, method: 'GET', headers }, (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }))
+        res.on('error', reject)
+      })
+      req.setTimeout(10_000, () => req.destroy(new Error(`timeout on ${path}`)))
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        // The keep-alive race (the server's idle timeout fired as the socket was reused): the
+        // request never reached the server, so a GET is sent once more on a fresh socket.
+        if (mayRetry && req.reusedSocket && error.code === 'ECONNRESET') {
+          retries++
+          resolve(get(path, false))
+        } else reject(error)
+      })
+      req.end()
+    })
   return {
-    get: (path) =>
-      new Promise((resolve, reject) => {
-        const req = request({ agent, hostname, port, path, method: 'GET', headers }, (res) => {
-          const chunks: Buffer[] = []
-          res.on('data', (c: Buffer) => chunks.push(c))
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }))
-          res.on('error', reject)
-        })
-        req.setTimeout(10_000, () => req.destroy(new Error(`timeout on ${path}`)))
-        req.on('error', reject)
-        req.end()
-      }),
+    get: (path) => get(path, true),
+    get retries() {
+      return retries
+    },
     close: () => agent.destroy(),
   }
 }

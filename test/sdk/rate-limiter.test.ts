@@ -4,38 +4,82 @@ import { RateLimiter } from '../../src/index.js'
 import { sdkViaHttp } from '../support/sdk-targets.js'
 
 describe('the client-side rate limiter mirrors the service sliding window (D7)', () => {
-  test('never more than perSecond sends in any window of one second plus the margin (property, fake clock)', async () => {
+  /**
+   * Simulates requests one after another on a fake clock: each leaves when the limiter lets it,
+   * reaches the service after an outbound delay, and comes back after the service's time and the
+   * return trip. Returns when the service saw each request arrive.
+   */
+  async function simulate(perSecond: number, trips: Array<{ idle: number; out: number; server: number; back: number }>) {
+    let now = 0
+    const limiter = new RateLimiter({ perSecond, marginMs: 25, now: () => now })
+    const arrivals: number[] = []
+    for (const trip of trips) {
+      now += trip.idle
+      // stand-in for sleeping: jump the clock by whatever the limiter asks
+      for (let wait = limiter.delay(); wait > 0; wait = limiter.delay()) {
+        // every earlier request has come back, so nothing can be in flight: never wait forever
+        if (wait === Infinity) throw new Error('limiter waits for a request that already came back')
+        now += wait
+      }
+      const release = await limiter.acquire()
+      arrivals.push(now + trip.out)
+      now += trip.out + trip.server + trip.back
+      release()
+    }
+    return arrivals
+  }
+
+  test('the service never sees perSecond + 1 arrivals within one second, whatever the delays (property)', async () => {
+    const trip = fc.record({ idle: fc.integer({ min: 0, max: 300 }), out: fc.integer({ min: 0, max: 120 }), server: fc.integer({ min: 0, max: 400 }), back: fc.integer({ min: 0, max: 50 }) })
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 12 }), fc.array(fc.integer({ min: 0, max: 400 }), { minLength: 1, maxLength: 60 }), async (perSecond, gaps) => {
-        let now = 0
-        const limiter = new RateLimiter({ perSecond, marginMs: 25, now: () => now })
-        const sent: number[] = []
-        for (const gap of gaps) {
-          now += gap
-          // stand-in for sleeping: jump the clock by whatever the limiter asks
-          for (let wait = limiter.delay(); wait > 0; wait = limiter.delay()) now += wait
-          await limiter.acquire()
-          sent.push(now)
-        }
-        for (let i = perSecond; i < sent.length; i++) expect(sent[i]! - sent[i - perSecond]!).toBeGreaterThanOrEqual(1025)
+      fc.asyncProperty(fc.integer({ min: 1, max: 12 }), fc.integer({ min: 0, max: 40 }), fc.array(trip, { minLength: 1, maxLength: 60 }), async (perSecond, baseOut, trips) => {
+        // the estimate relies on outbound trips no faster than the fastest seen: give them a common floor
+        const arrivals = await simulate(perSecond, trips.map((t) => ({ ...t, out: baseOut + (t.out % 20) })))
+        for (let i = perSecond; i < arrivals.length; i++) expect(arrivals[i]! - arrivals[i - perSecond]!).toBeGreaterThanOrEqual(1000)
       }),
-      { numRuns: 200 },
+      { numRuns: 300 },
     )
   })
 
-  test('a burst up to perSecond leaves at once; the next waits for the oldest to leave the window', () => {
+  test('a slow server does not slow the limiter: with 250 ms answers it still sends 10 per 1.025 s', async () => {
+    const trips = Array.from({ length: 41 }, () => ({ idle: 0, out: 1, server: 250, back: 1 }))
+    // sequential requests cannot reach the rate; run 10 at a time, as a concurrent walk does
+    let now = 0
+    const limiter = new RateLimiter({ now: () => now })
+    const sent: number[] = []
+    const inFlight: Array<{ done: number; release: () => void }> = []
+    for (const trip of trips) {
+      for (;;) {
+        inFlight.sort((a, b) => a.done - b.done)
+        while (inFlight.length > 0 && inFlight[0]!.done <= now) inFlight.shift()!.release()
+        const wait = limiter.delay()
+        if (wait === 0) break
+        now = Math.min(wait === Infinity ? Infinity : now + wait, inFlight[0]?.done ?? Infinity)
+      }
+      const release = await limiter.acquire()
+      sent.push(now)
+      inFlight.push({ done: now + trip.out + trip.server + trip.back, release })
+    }
+    // the first window is cold (counted from completion); afterwards the pace is the full rate
+    const steady = (sent[40]! - sent[20]!) / 20
+    expect(steady).toBeLessThanOrEqual(102.5 + 1)
+    expect(steady).toBeGreaterThanOrEqual(102.5 - 1)
+  })
+
+  test('a burst up to perSecond leaves at once; the next waits until one second after the oldest came back', async () => {
     let now = 1000
     const limiter = new RateLimiter({ perSecond: 3, marginMs: 0, now: () => now })
+    const releases = []
     for (let i = 0; i < 3; i++) {
       expect(limiter.delay()).toBe(0)
-      void limiter.acquire()
+      releases.push(await limiter.acquire())
     }
-    return Promise.resolve().then(async () => {
-      await new Promise((r) => setTimeout(r, 0))
-      expect(limiter.delay()).toBe(1000)
-      now += 400
-      expect(limiter.delay()).toBe(600)
-    })
+    expect(limiter.delay()).toBe(Infinity) // the oldest is still in flight
+    now += 40
+    releases[0]!()
+    expect(limiter.delay()).toBe(1000) // cold window: counted from its completion
+    now += 400
+    expect(limiter.delay()).toBe(600)
   })
 
   test('pause holds every request back', () => {
@@ -47,14 +91,15 @@ describe('the client-side rate limiter mirrors the service sliding window (D7)',
     expect(limiter.delay()).toBe(0)
   })
 
-  test('an aborted caller leaves the line without taking a slot', async () => {
+  test('an aborted caller leaves the line without taking a slot, also while waiting for a request in flight', async () => {
     let now = 0
     const limiter = new RateLimiter({ perSecond: 1, marginMs: 0, now: () => now })
-    await limiter.acquire()
+    const release = await limiter.acquire()
     const controller = new AbortController()
     const waiting = limiter.acquire(controller.signal)
     controller.abort()
     await expect(waiting).rejects.toMatchObject({ name: 'APIUserAbortError' })
+    release()
     now = 1000
     expect(limiter.delay()).toBe(0)
   })
