@@ -1,8 +1,10 @@
 import type { CandleEndpointName, EndpointName } from '../endpoints.js'
 import { pageCursorSchema, type PageCursor } from '../pagination/page-cursor.js'
-import { CandleWalk, PageWalk, type WalkOptions } from '../pagination/walks.js'
+import type { Coverage } from '../pagination/concurrent-pages.js'
+import { CandleWalk, PageWalk, type WalkOptions, type WalkSource } from '../pagination/walks.js'
+import { APIUserAbortError } from '../errors/index.js'
 import type { AggregatedCandle, Asset, Exchange, ExchangeCandle, PairCoverage } from '../schemas/index.js'
-import { describeIssue } from '../schemas/index.js'
+import { INTERVAL_MS, describeIssue, isKnownInterval } from '../schemas/index.js'
 import { resolveOptions, type ClientOptions } from './client-options.js'
 import type { AggregatedOhlcvParams, AggregatedPairsParams, ExchangeOhlcvParams, ExchangePairsParams } from './params.js'
 import { toWireQuery } from './to-wire-query.js'
@@ -159,9 +161,31 @@ export class MarketCandles {
     return { version: 1, endpoint, direction: query.start === undefined ? 'backward' : 'forward', query }
   }
 
-  #pageFetcher<E extends CandleEndpointName>(endpoint: E) {
-    return (query: Record<string, string>, signal: AbortSignal | undefined) =>
-      this.#transport.get(endpoint, query, { signal }) as Promise<CandleOf<E>[]>
+  #pageFetcher<E extends CandleEndpointName>(endpoint: E): WalkSource<CandleOf<E>> {
+    return {
+      fetchPage: (query, signal) => this.#transport.get(endpoint, query, { signal }) as Promise<CandleOf<E>[]>,
+      plan: (cursor, signal) => this.#plan(cursor, signal),
+    }
+  }
+
+  // How to split a forward range: the interval's length and the pair's coverage from the public
+  // pairs catalog (free: never counted, never rate limited), so windows stay inside real data.
+  async #plan(cursor: PageCursor, signal: AbortSignal | undefined): Promise<{ intervalMs: number; coverage: Coverage | undefined } | undefined> {
+    const { interval, exchange, base, quote, method } = cursor.query
+    if (!isKnownInterval(interval)) return undefined
+    let coverage: Coverage | undefined
+    try {
+      const pairs =
+        cursor.endpoint === 'exchange_ohlcv'
+          ? await this.exchangePairs({ exchange: exchange!, interval }, { signal })
+          : await this.aggregatedPairs({ interval, method }, { signal })
+      const entry = pairs.find((p) => p.base === base && p.quote === quote)
+      if (entry) coverage = { first: Date.parse(entry.first_close_ts), last: Date.parse(entry.last_close_ts) }
+    } catch (error) {
+      if (error instanceof APIUserAbortError) throw error
+      // Without coverage the walk pages sequentially, and the candle request reports any real error.
+    }
+    return { intervalMs: INTERVAL_MS[interval], coverage }
   }
 }
 

@@ -1,2 +1,3 @@
 export { pageCursorSchema, type PageCursor, type CandlePage } from './page-cursor.js'
-export { PageWalk, CandleWalk, type WalkOptions } from './walks.js'
+export { PageWalk, CandleWalk, DEFAULT_CONCURRENCY, type WalkOptions, type WalkSource } from './walks.js'
+export type { Coverage } from './concurrent-pages.js'

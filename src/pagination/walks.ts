@@ -1,6 +1,21 @@
 import { APIUserAbortError } from '../errors/index.js'
+import { concurrentPages, type Coverage } from './concurrent-pages.js'
 import type { CandlePage, PageCursor } from './page-cursor.js'
 import { cursorAfter, sequentialPages, type FetchPage } from './sequential-pages.js'
+
+/** Windows in flight in a forward walk with a known range, unless the walk says otherwise. */
+export const DEFAULT_CONCURRENCY = 8
+
+/** Where a walk gets its pages, and what it knows to split a forward range into windows. */
+export interface WalkSource<C> {
+  fetchPage: FetchPage<C>
+  /**
+   * The interval length and the series' coverage, for an ordered concurrent forward walk; undefined
+   * when the range cannot be split (an interval this package does not know), so the walk runs
+   * sequentially.
+   */
+  plan?(cursor: PageCursor, signal: AbortSignal | undefined): Promise<{ intervalMs: number; coverage: Coverage | undefined } | undefined>
+}
 
 /** Options of a walk over a candle endpoint. */
 export interface WalkOptions {
@@ -8,11 +23,23 @@ export interface WalkOptions {
   signal?: AbortSignal
   /** Stop after this many candles; the walk's cursor then points right after the last one. */
   maxItems?: number
+  /**
+   * Forward walks with a known range fetch up to this many windows at once, all under the rate
+   * limiter, and still yield in exact order. `1` pages sequentially. Backward walks are always
+   * sequential. A walk left early (break) may have fetched up to this many pages ahead: with
+   * `maxItems` it fetches only what it may need.
+   * @default 8
+   */
+  concurrency?: number
 }
 
-function checkMaxItems(maxItems: number | undefined): void {
+function checkOptions(options: WalkOptions): void {
+  const { maxItems, concurrency } = options
   if (maxItems !== undefined && !(Number.isInteger(maxItems) && maxItems >= 0)) {
     throw new RangeError(`maxItems must be a non-negative integer, got ${maxItems}`)
+  }
+  if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 64)) {
+    throw new RangeError(`concurrency must be an integer from 1 to 64, got ${concurrency}`)
   }
 }
 
@@ -27,12 +54,12 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
  */
 export class PageWalk<C extends { close_ts: string }> implements AsyncIterable<CandlePage<C>> {
   #cursor: PageCursor | null
-  readonly #fetchPage: FetchPage<C>
+  readonly #source: WalkSource<C>
   readonly #options: WalkOptions
 
-  constructor(fetchPage: FetchPage<C>, cursor: PageCursor, options: WalkOptions = {}) {
-    checkMaxItems(options.maxItems)
-    this.#fetchPage = fetchPage
+  constructor(source: WalkSource<C>, cursor: PageCursor, options: WalkOptions = {}) {
+    checkOptions(options)
+    this.#source = source
     this.#cursor = cursor
     this.#options = options
   }
@@ -50,16 +77,24 @@ export class PageWalk<C extends { close_ts: string }> implements AsyncIterable<C
     let emitted = 0
     const guarded: FetchPage<C> = (query, s) => {
       throwIfAborted(s)
-      return this.#fetchPage(query, s)
+      return this.#source.fetchPage(query, s)
     }
-    for await (const page of sequentialPages(guarded, origin, signal)) {
+    const concurrency = this.#options.concurrency ?? DEFAULT_CONCURRENCY
+    const plan = origin.direction === 'forward' && concurrency > 1 ? await this.#source.plan?.(origin, signal) : undefined
+    const pages = plan
+      ? concurrentPages(guarded, origin, { ...plan, concurrency, wanted: maxItems }, signal)
+      : sequentialPages(guarded, origin, signal)
+    for await (const page of pages) {
+      // Pages fetched ahead are already here: the signal is checked before each one is handed out.
+      throwIfAborted(signal)
       if (emitted + page.candles.length >= maxItems) {
         const kept = page.candles.length - (emitted + page.candles.length - maxItems)
         // Backward pages are consumed newest first, so a cut keeps the newest candles.
         const direction = origin.direction
         const candles = direction === 'forward' ? page.candles.slice(0, kept) : page.candles.slice(page.candles.length - kept)
         const edge = direction === 'forward' ? candles.at(-1) : candles[0]
-        const cursor = kept === page.candles.length ? page.cursor : edge ? cursorAfter({ ...origin, query: page.query }, edge) : this.#cursor
+        // The walk's own query, not the page's: a window's page carries the window's end.
+        const cursor = kept === page.candles.length ? page.cursor : edge ? cursorAfter(origin, edge) : this.#cursor
         this.#cursor = cursor
         yield { ...page, candles, cursor }
         return
@@ -78,12 +113,12 @@ export class PageWalk<C extends { close_ts: string }> implements AsyncIterable<C
  */
 export class CandleWalk<C extends { close_ts: string }> implements AsyncIterable<C> {
   #cursor: PageCursor | null
-  readonly #fetchPage: FetchPage<C>
+  readonly #source: WalkSource<C>
   readonly #options: WalkOptions
 
-  constructor(fetchPage: FetchPage<C>, cursor: PageCursor, options: WalkOptions = {}) {
-    checkMaxItems(options.maxItems)
-    this.#fetchPage = fetchPage
+  constructor(source: WalkSource<C>, cursor: PageCursor, options: WalkOptions = {}) {
+    checkOptions(options)
+    this.#source = source
     this.#cursor = cursor
     this.#options = options
   }
@@ -96,13 +131,14 @@ export class CandleWalk<C extends { close_ts: string }> implements AsyncIterable
   async *[Symbol.asyncIterator](): AsyncGenerator<C> {
     const origin = this.#cursor
     if (origin === null) return
-    const pages = new PageWalk(this.#fetchPage, origin, this.#options)
+    const pages = new PageWalk(this.#source, origin, this.#options)
     const forward = origin.direction === 'forward'
     for await (const page of pages) {
-      const template = { ...origin, query: page.query }
       const ordered = forward ? page.candles : [...page.candles].reverse()
       for (let i = 0; i < ordered.length; i++) {
-        this.#cursor = i === ordered.length - 1 ? page.cursor : cursorAfter(template, ordered[i]!)
+        if (i > 0) throwIfAborted(this.#options.signal)
+        // From the walk's own query: a window's page carries the window's end, not the walk's.
+        this.#cursor = i === ordered.length - 1 ? page.cursor : cursorAfter(origin, ordered[i]!)
         yield ordered[i]!
       }
       if (ordered.length === 0) this.#cursor = page.cursor

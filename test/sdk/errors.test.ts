@@ -52,11 +52,11 @@ describe.each(SDK_TARGETS)('typed errors, one class per status, via %s', (_name,
   test('403 PermissionDeniedError: endpoint, interval, or start beyond the plan depth', async () => {
     const free = target.client({ apiKey: 'demo-free-key' })
     for (const call of [
-      free.aggregatedOhlcv({ interval: '1h', base: 'BTC', quote: 'USD' }),
-      free.exchangeOhlcv({ ...BTC, interval: '1m' }),
-      free.exchangeOhlcv({ ...BTC, start: '2020-01-01' }),
+      () => free.aggregatedOhlcv({ interval: '1h', base: 'BTC', quote: 'USD' }),
+      () => free.exchangeOhlcv({ ...BTC, interval: '1m' }),
+      () => free.exchangeOhlcv({ ...BTC, start: '2020-01-01' }),
     ]) {
-      const error = await caught(call)
+      const error = await caught(call())
       expect(error).toBeInstanceOf(PermissionDeniedError)
       expect(error.status).toBe(403)
       expect(typeof error.detail).toBe('string')
