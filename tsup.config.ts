@@ -1,21 +1,33 @@
 import { defineConfig } from 'tsup'
 
+const entry = {
+  index: 'src/index.ts',
+  schemas: 'src/schemas/index.ts',
+  'mocks/index': 'mocks/index.ts',
+  'mocks/msw': 'mocks/msw/index.ts',
+  'mocks/node': 'mocks/node/index.ts',
+  'mocks/server': 'mocks/server/index.ts',
+}
+
 export default defineConfig([
   {
-    entry: {
-      index: 'src/index.ts',
-      schemas: 'src/schemas/index.ts',
-      'mocks/index': 'mocks/index.ts',
-      'mocks/msw': 'mocks/msw/index.ts',
-      'mocks/node': 'mocks/node/index.ts',
-      'mocks/server': 'mocks/server/index.ts',
-    },
-    format: ['esm', 'cjs'],
+    entry,
+    format: ['esm'],
     dts: true,
     sourcemap: true,
     clean: true,
     target: 'node22',
     external: ['msw', 'msw/node'],
+  },
+  {
+    // ky is ESM-only: bundled into the CJS build, so require() never depends on require(esm).
+    entry,
+    format: ['cjs'],
+    dts: true,
+    sourcemap: true,
+    target: 'node22',
+    external: ['msw', 'msw/node'],
+    noExternal: ['ky'],
   },
   {
     entry: { cli: 'mocks/cli/main.ts' },

@@ -1,6 +1,6 @@
 export * from './client/index.js'
 export * from './errors/index.js'
 export * from './pagination/index.js'
-export { RateLimiter, type RateLimiterOptions } from './rate-limit/rate-limiter.js'
+export { RateLimiter, type RateLimiterOptions, type ReleaseSlot } from './rate-limit/rate-limiter.js'
 export * from './schemas/index.js'
 export { ENDPOINTS, API_KEY_HEADER, DEFAULT_BASE_URL, type EndpointName, type CandleEndpointName } from './endpoints.js'

@@ -13,7 +13,8 @@ import { Transport, type RequestOptions } from './transport.js'
 /** The page size of walks when the query gives no `limit`: the service's maximum, fewest requests. */
 export const WALK_PAGE_SIZE = 1000
 
-type CandleOf<E extends CandleEndpointName> = E extends 'exchange_ohlcv' ? ExchangeCandle : AggregatedCandle
+/** The candle type of a candle endpoint. */
+export type CandleOf<E extends CandleEndpointName> = E extends 'exchange_ohlcv' ? ExchangeCandle : AggregatedCandle
 
 /**
  * A client of the market candle service. Create it with {@link createClient}.

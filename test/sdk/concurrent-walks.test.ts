@@ -127,11 +127,11 @@ describe.each(SDK_TARGETS)('concurrent walks against the reference service, via 
   test('5xx and broken connections mid-walk are retried; the walk is complete and each page counted once', async () => {
     const client = target.client({ apiKey: KEY, rateLimit: false, retry: { limit: 4, baseDelayMs: 5 } })
     const truth = await collect(client.exchangeOhlcvCandles(params, { concurrency: 1 }))
-    const pages = target.service.usage().acct_enterprise
+    const pages = target.service.usage().acct_enterprise!
     target.service.faults.add({ path: '/v1/exchange_ohlcv', status: 503, times: 3 })
     target.service.faults.add({ path: '/v1/exchange_ohlcv', networkError: true, times: 3 })
     expect(await collect(client.exchangeOhlcvCandles(params, { concurrency: 6 }))).toEqual(truth)
-    expect(target.service.usage().acct_enterprise - pages).toBe(pages) // only 200s are counted
+    expect(target.service.usage().acct_enterprise! - pages).toBe(pages) // only 200s are counted
   }, 30_000)
 
   test('a walk that fails for good resumes from its cursor with no gap and no duplicate', async () => {
