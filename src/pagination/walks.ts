@@ -47,40 +47,45 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new APIUserAbortError(signal.reason)
 }
 
+/** What both walks share: where they go on, where their pages come from, their options. */
+abstract class Walk<C extends { close_ts: string }, T> implements AsyncIterable<T> {
+  protected position: PageCursor | null
+  protected readonly source: WalkSource<C>
+  protected readonly options: WalkOptions
+
+  constructor(source: WalkSource<C>, cursor: PageCursor, options: WalkOptions = {}) {
+    checkOptions(options)
+    this.source = source
+    this.position = cursor
+    this.options = options
+  }
+
+  /** Where the walk goes on; `null` when it is complete. */
+  get cursor(): PageCursor | null {
+    return this.position
+  }
+
+  abstract [Symbol.asyncIterator](): AsyncGenerator<T>
+}
+
 /**
  * An async iterable of pages. `cursor` always says where the walk goes on: iterate the same walk
  * again, or pass the cursor to `resumePages` (even in another process), and it continues with no
  * gap and no duplicate. `cursor` is `null` once the walk has reached its end.
  */
-export class PageWalk<C extends { close_ts: string }> implements AsyncIterable<CandlePage<C>> {
-  #cursor: PageCursor | null
-  readonly #source: WalkSource<C>
-  readonly #options: WalkOptions
-
-  constructor(source: WalkSource<C>, cursor: PageCursor, options: WalkOptions = {}) {
-    checkOptions(options)
-    this.#source = source
-    this.#cursor = cursor
-    this.#options = options
-  }
-
-  /** Where the walk goes on; `null` when it is complete. */
-  get cursor(): PageCursor | null {
-    return this.#cursor
-  }
-
+export class PageWalk<C extends { close_ts: string }> extends Walk<C, CandlePage<C>> {
   async *[Symbol.asyncIterator](): AsyncGenerator<CandlePage<C>> {
-    const { signal, maxItems = Infinity } = this.#options
-    const origin = this.#cursor
+    const { signal, maxItems = Infinity } = this.options
+    const origin = this.position
     if (origin === null || maxItems === 0) return
     throwIfAborted(signal)
     let emitted = 0
     const guarded: FetchPage<C> = (query, s) => {
       throwIfAborted(s)
-      return this.#source.fetchPage(query, s)
+      return this.source.fetchPage(query, s)
     }
-    const concurrency = this.#options.concurrency ?? DEFAULT_CONCURRENCY
-    const plan = origin.direction === 'forward' && concurrency > 1 ? await this.#source.plan?.(origin, signal) : undefined
+    const concurrency = this.options.concurrency ?? DEFAULT_CONCURRENCY
+    const plan = origin.direction === 'forward' && concurrency > 1 ? await this.source.plan?.(origin, signal) : undefined
     const pages = plan
       ? concurrentPages(guarded, origin, { ...plan, concurrency, wanted: maxItems }, signal)
       : sequentialPages(guarded, origin, signal)
@@ -94,13 +99,13 @@ export class PageWalk<C extends { close_ts: string }> implements AsyncIterable<C
         const candles = direction === 'forward' ? page.candles.slice(0, kept) : page.candles.slice(page.candles.length - kept)
         const edge = direction === 'forward' ? candles.at(-1) : candles[0]
         // The walk's own query, not the page's: a window's page carries the window's end.
-        const cursor = kept === page.candles.length ? page.cursor : edge ? cursorAfter(origin, edge) : this.#cursor
-        this.#cursor = cursor
+        const cursor = kept === page.candles.length ? page.cursor : edge ? cursorAfter(origin, edge) : this.position
+        this.position = cursor
         yield { ...page, candles, cursor }
         return
       }
       emitted += page.candles.length
-      this.#cursor = page.cursor
+      this.position = page.cursor
       yield page
     }
   }
@@ -111,37 +116,21 @@ export class PageWalk<C extends { close_ts: string }> implements AsyncIterable<C
  * walks (without `start`) yield descending `close_ts`, newest first, as the pages arrive. `cursor`
  * points right after the last candle yielded.
  */
-export class CandleWalk<C extends { close_ts: string }> implements AsyncIterable<C> {
-  #cursor: PageCursor | null
-  readonly #source: WalkSource<C>
-  readonly #options: WalkOptions
-
-  constructor(source: WalkSource<C>, cursor: PageCursor, options: WalkOptions = {}) {
-    checkOptions(options)
-    this.#source = source
-    this.#cursor = cursor
-    this.#options = options
-  }
-
-  /** Where the walk goes on; `null` when it is complete. */
-  get cursor(): PageCursor | null {
-    return this.#cursor
-  }
-
+export class CandleWalk<C extends { close_ts: string }> extends Walk<C, C> {
   async *[Symbol.asyncIterator](): AsyncGenerator<C> {
-    const origin = this.#cursor
+    const origin = this.position
     if (origin === null) return
-    const pages = new PageWalk(this.#source, origin, this.#options)
+    const pages = new PageWalk(this.source, origin, this.options)
     const forward = origin.direction === 'forward'
     for await (const page of pages) {
       const ordered = forward ? page.candles : [...page.candles].reverse()
       for (let i = 0; i < ordered.length; i++) {
-        if (i > 0) throwIfAborted(this.#options.signal)
+        if (i > 0) throwIfAborted(this.options.signal)
         // From the walk's own query: a window's page carries the window's end, not the walk's.
-        this.#cursor = i === ordered.length - 1 ? page.cursor : cursorAfter(origin, ordered[i]!)
+        this.position = i === ordered.length - 1 ? page.cursor : cursorAfter(origin, ordered[i]!)
         yield ordered[i]!
       }
-      if (ordered.length === 0) this.#cursor = page.cursor
+      if (ordered.length === 0) this.position = page.cursor
     }
   }
 }
