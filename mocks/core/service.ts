@@ -4,6 +4,7 @@ import {
   errorBodySchema,
   rawQueryOf,
   responseSchemas,
+  compiled,
   validationErrorBodySchema,
   describeIssue,
   type RawQuery,
@@ -111,7 +112,7 @@ function parseUrl(url: string): URL | undefined {
 function checkResponse(endpoint: EndpointName, res: MockResponse): void {
   if (res.networkError) return
   const schema = res.status === 200 ? responseSchemas[endpoint] : res.status === 422 ? validationErrorBodySchema : errorBodySchema
-  const result = schema.safeParse(res.body)
+  const result = compiled(schema as z.ZodMiniType).safeParse(res.body)
   if (!result.success) {
     throw new Error(`Reference service answered ${endpoint} ${res.status} with a body its own schema rejects: ${describeIssue(result.error.issues[0]!, 'body')}`)
   }

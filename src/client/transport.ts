@@ -10,7 +10,7 @@ import {
   type RequestInfo,
 } from '../errors/index.js'
 import type { RateLimiter, ReleaseSlot } from '../rate-limit/rate-limiter.js'
-import { describeIssue, responseSchemas, type ResponseOf, type ValidationIssue } from '../schemas/index.js'
+import { compiled, describeIssue, responseSchemas, type ResponseOf, type ValidationIssue } from '../schemas/index.js'
 import { sleep } from './abortable-sleep.js'
 import type { ClientHooks, RequestEvent } from './hooks.js'
 import { redact, safeCause } from './redact.js'
@@ -136,7 +136,7 @@ export class Transport {
     }
     if (!body.ok) throw new ResponseValidationError(info, [`body is not JSON: ${JSON.stringify(text.slice(0, 80))}`])
     if (!validate) return body.value as ResponseOf<E>
-    const parsed = responseSchemas[endpoint].safeParse(body.value)
+    const parsed = compiled(responseSchemas[endpoint]).safeParse(body.value)
     if (!parsed.success) throw new ResponseValidationError(info, parsed.error.issues.map((issue) => describeIssue(issue, 'body')))
     return parsed.data as ResponseOf<E>
   }

@@ -33,3 +33,4 @@ export {
 export { toValidationIssues, rawQueryOf, type RawQuery } from './validation-issues.js'
 export { describeIssue } from './describe-issue.js'
 export { responseSchemas, type ResponseOf } from './responses.js'
+export { compiled } from './compiled.js'
