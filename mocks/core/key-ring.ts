@@ -15,13 +15,9 @@ export interface KeyInfo {
   revoked: boolean
 }
 
-// On Node the hash is synchronous: no thread-pool round trip per request. Browsers (MSW) use WebCrypto.
-const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:crypto') as
-  | typeof import('node:crypto')
-  | undefined
-
+// Asynchronous on purpose: the digest runs off the main thread, so an in-process walk through MSW
+// lets the event loop turn once per request and timers (test timeouts, aborts) still fire.
 async function sha256(text: string): Promise<Uint8Array> {
-  if (nodeCrypto) return new Uint8Array(nodeCrypto.createHash('sha256').update(text).digest())
   return new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))
 }
 
