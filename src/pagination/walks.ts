@@ -117,8 +117,19 @@ export class PageWalk<C extends { close_ts: string }> extends Walk<C, CandlePage
  * points right after the last candle yielded.
  */
 export class CandleWalk<C extends { close_ts: string }> extends Walk<C, C> {
+  // The cursor is worked out when read, not at every candle: building it costs more than the candle.
+  #pendingAfter: { origin: PageCursor; candle: C } | undefined
+
+  override get cursor(): PageCursor | null {
+    if (this.#pendingAfter) {
+      this.position = cursorAfter(this.#pendingAfter.origin, this.#pendingAfter.candle)
+      this.#pendingAfter = undefined
+    }
+    return this.position
+  }
+
   async *[Symbol.asyncIterator](): AsyncGenerator<C> {
-    const origin = this.position
+    const origin = this.cursor
     if (origin === null) return
     const pages = new PageWalk(this.source, origin, this.options)
     const forward = origin.direction === 'forward'
@@ -127,10 +138,18 @@ export class CandleWalk<C extends { close_ts: string }> extends Walk<C, C> {
       for (let i = 0; i < ordered.length; i++) {
         if (i > 0) throwIfAborted(this.options.signal)
         // From the walk's own query: a window's page carries the window's end, not the walk's.
-        this.position = i === ordered.length - 1 ? page.cursor : cursorAfter(origin, ordered[i]!)
+        if (i === ordered.length - 1) {
+          this.#pendingAfter = undefined
+          this.position = page.cursor
+        } else {
+          this.#pendingAfter = { origin, candle: ordered[i]! }
+        }
         yield ordered[i]!
       }
-      if (ordered.length === 0) this.position = page.cursor
+      if (ordered.length === 0) {
+        this.#pendingAfter = undefined
+        this.position = page.cursor
+      }
     }
   }
 }
