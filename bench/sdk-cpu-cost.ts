@@ -1,0 +1,143 @@
+/**
+ * Measurement 3a: the client CPU the SDK's forward iterator spends on a walk, against a raw loop of
+ * `fetch` + `JSON.parse` that sends the same requests and touches every candle the same way. Both
+ * talk to the standalone reference server (dist/cli.js, --no-rate-limit) in a child process; only
+ * this process's CPU (process.cpuUsage, user + system) is compared.
+ */
+import { createClient, type MarketCandles } from '../src/index.js'
+import { CLI } from './build-cli.js'
+import { startChildServer } from './child-server.js'
+import { timed } from './cpu-time.js'
+import { API_KEY, NOW } from './fixtures.js'
+import { rawWalk, type WalkTally } from './raw-walk.js'
+import { sdkWalk } from './sdk-walk.js'
+import { fmt, median, verdict } from './stats.js'
+import { fullPageRange, type WalkRange } from './walk-range.js'
+
+export const CPU_TARGET_VALIDATED = 1.25
+export const CPU_TARGET_UNVALIDATED = 1.1
+
+const RANGE = fullPageRange(Date.UTC(2020, 0, 1), 100)
+const DEFAULT_CONCURRENCY = 8
+/** Rounds of (raw, SDK validated, SDK unvalidated), each round in another of the 6 orders. */
+const ROUNDS = 18
+const CONCURRENT_RUNS = 3
+
+type Side = 'raw' | 'sdk' | 'sdkNoValidate'
+const ORDERS: Side[][] = [
+  ['raw', 'sdk', 'sdkNoValidate'],
+  ['sdkNoValidate', 'sdk', 'raw'],
+  ['sdk', 'raw', 'sdkNoValidate'],
+  ['sdkNoValidate', 'raw', 'sdk'],
+  ['sdk', 'sdkNoValidate', 'raw'],
+  ['raw', 'sdkNoValidate', 'sdk'],
+]
+
+export interface Run {
+  cpuMs: number
+  wallMs: number
+}
+
+export interface SdkCpuCost {
+  range: WalkRange
+  runs: Record<Side, Run[]>
+  concurrent: { sdk: Run[]; sdkNoValidate: Run[] }
+  ratioValidated: number
+  ratioUnvalidated: number
+  passValidated: boolean
+  passUnvalidated: boolean
+  pass: boolean
+}
+
+function sameTally(name: string, got: WalkTally, want: WalkTally, range: WalkRange): void {
+  if (got.candles !== range.candles || got.candles !== want.candles || got.closeSum !== want.closeSum) {
+    throw new Error(`${name}: ${got.candles} candles (sum of close ${got.closeSum}), raw loop ${want.candles} (${want.closeSum}), expected ${range.candles}`)
+  }
+}
+
+export async function measureSdkCpuCost(): Promise<SdkCpuCost> {
+  const server = await startChildServer('reference server', [CLI, 'serve', '--port', '0', '--host', '127.0.0.1', '--no-rate-limit', '--now', NOW])
+  try {
+    // rateLimit: false on the client too: the server's limit is off, and a limiter would only add
+    // waits (wall) and its own bookkeeping; the limiter's cost is not what 3a is about.
+    const base = { apiKey: API_KEY, baseUrl: server.url, rateLimit: false } as const
+    let recorder: string[] | undefined
+    const checked = createClient({ ...base, hooks: { onRequest: (e) => e.endpoint === 'exchange_ohlcv' && recorder?.push(e.url) } })
+    const clients: Record<'sdk' | 'sdkNoValidate', MarketCandles> = {
+      sdk: createClient(base),
+      sdkNoValidate: createClient({ ...base, validate: false }),
+    }
+
+    // Warm-up (JIT, keep-alive sockets) that also checks both sides send the same requests and see the same candles.
+    const raw0 = await rawWalk(server.url, RANGE)
+    if (raw0.pages !== RANGE.pages) throw new Error(`raw loop: ${raw0.pages} pages, expected ${RANGE.pages}`)
+    recorder = []
+    const sdk0 = await sdkWalk(checked, RANGE, 1, recorder)
+    recorder = undefined
+    sameTally('SDK (checked)', sdk0, raw0, RANGE)
+    if (sdk0.urls.length !== raw0.urls.length || sdk0.urls.some((u, i) => u !== raw0.urls[i])) {
+      const i = sdk0.urls.findIndex((u, i) => u !== raw0.urls[i])
+      throw new Error(`SDK and raw loop differ at request ${i}: ${sdk0.urls[i]} vs ${raw0.urls[i]}`)
+    }
+    sameTally('SDK', await sdkWalk(clients.sdk, RANGE, 1), raw0, RANGE)
+    sameTally('SDK validate:false', await sdkWalk(clients.sdkNoValidate, RANGE, 1), raw0, RANGE)
+
+    const run = async (side: Side, concurrency = 1): Promise<Run> => {
+      const { value, cpuMs, wallMs } = await timed(() => (side === 'raw' ? rawWalk(server.url, RANGE) : sdkWalk(clients[side], RANGE, concurrency)))
+      sameTally(side, value, raw0, RANGE)
+      return { cpuMs, wallMs }
+    }
+    const runs: Record<Side, Run[]> = { raw: [], sdk: [], sdkNoValidate: [] }
+    for (let r = 0; r < ROUNDS; r++) for (const side of ORDERS[r % ORDERS.length]!) runs[side].push(await run(side))
+
+    const concurrent = { sdk: [] as Run[], sdkNoValidate: [] as Run[] }
+    await run('sdk', DEFAULT_CONCURRENCY) // warm-up of the concurrent path
+    for (let r = 0; r < CONCURRENT_RUNS; r++) {
+      for (const side of r % 2 === 0 ? (['sdk', 'sdkNoValidate'] as const) : (['sdkNoValidate', 'sdk'] as const)) {
+        concurrent[side].push(await run(side, DEFAULT_CONCURRENCY))
+      }
+    }
+
+    const cpu = (xs: Run[]) => median(xs.map((x) => x.cpuMs))
+    const ratioValidated = cpu(runs.sdk) / cpu(runs.raw)
+    const ratioUnvalidated = cpu(runs.sdkNoValidate) / cpu(runs.raw)
+    const passValidated = ratioValidated <= CPU_TARGET_VALIDATED
+    const passUnvalidated = ratioUnvalidated <= CPU_TARGET_UNVALIDATED
+    return { range: RANGE, runs, concurrent, ratioValidated, ratioUnvalidated, passValidated, passUnvalidated, pass: passValidated && passUnvalidated }
+  } finally {
+    await server.stop()
+  }
+}
+
+export function reportSdkCpuCost(r: SdkCpuCost): string[] {
+  const { pages } = r.range
+  const list = (xs: Run[], key: keyof Run) => xs.map((x) => fmt(x[key], 0)).join(', ')
+  const line = (name: string, xs: Run[]) => {
+    const cpu = median(xs.map((x) => x.cpuMs))
+    const wall = median(xs.map((x) => x.wallMs))
+    return [
+      `  ${name}: CPU ms per run [${list(xs, 'cpuMs')}]  wall ms [${list(xs, 'wallMs')}]`,
+      `      median CPU ${fmt(cpu, 1)} ms (${fmt(cpu / pages, 3)} ms/page), median wall ${fmt(wall, 1)} ms (${fmt((pages * 1000) / wall, 1)} pages/s)`,
+    ]
+  }
+  const cpu = (xs: Run[]) => fmt(median(xs.map((x) => x.cpuMs)), 1)
+  // The same figure paired by round (each round runs all three sides back to back), for comparison.
+  const paired = (xs: Run[]) => xs.map((x, i) => x.cpuMs / r.runs.raw[i]!.cpuMs)
+  const pairedLine = (name: string, xs: Run[]) =>
+    `  (info) per-round SDK/raw CPU, ${name}: [${paired(xs).map((x) => fmt(x, 2)).join(', ')}], median ${fmt(median(paired(xs)))}`
+  return [
+    `3a. SDK client CPU: forward walk of ${pages} full 1m pages (${r.range.candles} candles, ${r.range.start} .. ${r.range.end}),`,
+    `    reference server (node ${CLI} serve --no-rate-limit) in a child process; client rateLimit: false, default retry/timeout;`,
+    `    this process's CPU (process.cpuUsage user+system) per walk; ${r.runs.raw.length} rounds, each side once per round, order rotated`,
+    ...line('raw fetch + JSON.parse, sequential    ', r.runs.raw),
+    ...line('SDK concurrency 1, validate (default) ', r.runs.sdk),
+    ...line('SDK concurrency 1, validate: false    ', r.runs.sdkNoValidate),
+    `  (info) default concurrent iterator (concurrency ${DEFAULT_CONCURRENCY}, incl. its catalog call):`,
+    ...line('SDK concurrency 8, validate (default) ', r.concurrent.sdk),
+    ...line('SDK concurrency 8, validate: false    ', r.concurrent.sdkNoValidate),
+    pairedLine('validated  ', r.runs.sdk),
+    pairedLine('unvalidated', r.runs.sdkNoValidate),
+    `  SDK/raw CPU, validated  : ${cpu(r.runs.sdk)} / ${cpu(r.runs.raw)} = ${fmt(r.ratioValidated)}  (target <= ${CPU_TARGET_VALIDATED})  ${verdict(r.passValidated)}`,
+    `  SDK/raw CPU, unvalidated: ${cpu(r.runs.sdkNoValidate)} / ${cpu(r.runs.raw)} = ${fmt(r.ratioUnvalidated)}  (target <= ${CPU_TARGET_UNVALIDATED})  ${verdict(r.passUnvalidated)}`,
+  ]
+}
