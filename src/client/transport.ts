@@ -56,17 +56,23 @@ export class Transport {
   readonly #config: TransportConfig
   readonly #ky: KyInstance
 
+  // Each endpoint's URL is resolved once: only the query changes from request to request.
+  readonly #bases: Record<EndpointName, string>
+
   constructor(config: TransportConfig) {
     this.#config = config
+    const root = `${config.baseUrl.replace(/\/+$/, '')}/`
+    this.#bases = Object.fromEntries(
+      Object.entries(ENDPOINTS).map(([name, e]) => [name, new URL(e.path.slice(1), root).toString()]),
+    ) as Record<EndpointName, string>
     // Retries are ours: the shared limiter must gate every attempt and a 429 must pause it.
     this.#ky = ky.create({ retry: 0, throwHttpErrors: false, timeout: config.timeout, fetch: config.fetch })
   }
 
   /** The URL of an endpoint with a query, as sent. */
   url(endpoint: EndpointName, query: Record<string, string>): string {
-    const url = new URL(ENDPOINTS[endpoint].path.slice(1), `${this.#config.baseUrl.replace(/\/+$/, '')}/`)
-    for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value)
-    return url.toString()
+    const search = new URLSearchParams(query).toString()
+    return search === '' ? this.#bases[endpoint] : `${this.#bases[endpoint]}?${search}`
   }
 
   /** GETs an endpoint and returns its validated body. */
