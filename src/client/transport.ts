@@ -92,7 +92,7 @@ export class Transport {
       } catch (caught) {
         error = caught as Error
       }
-      const delay = error instanceof APIUserAbortError || error instanceof ResponseValidationError ? undefined : retryDelay(error, attempt + 1, retry)
+      const delay = retryDelay(error, attempt + 1, retry)
       if (error instanceof RateLimitError) limiter?.pause(delay ?? (error.retryAfter ?? 1) * 1000)
       if (delay === undefined) {
         hooks.onError?.({ ...event, error })

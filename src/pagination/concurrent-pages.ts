@@ -1,6 +1,6 @@
 import { APIUserAbortError } from '../errors/index.js'
 import type { CandlePage, PageCursor } from './page-cursor.js'
-import { nextCursor, sequentialPages, type FetchPage } from './sequential-pages.js'
+import { cursorAfter, nextCursor, sequentialPages, type FetchPage } from './sequential-pages.js'
 
 /** The span of a series that holds candles, in epoch ms (from the public pairs catalog). */
 export interface Coverage {
@@ -20,7 +20,7 @@ export interface ConcurrentPlan {
   wanted: number
 }
 
-type Task<C> = { pages: Array<Promise<CandlePage<C> | null>>; done: Promise<void> }
+type Task<C> = { pages: Array<Promise<CandlePage<C>>>; done: Promise<void> }
 
 /**
  * A forward walk split into windows of `limit` intervals, up to `concurrency` of them in flight,
@@ -65,13 +65,13 @@ export async function* concurrentPages<C extends { close_ts: string }>(
   }
 
   // One window walked sequentially in the background; its pages are promises, read in order.
-  const run = (windowCursor: PageCursor): Task<C> => {
-    const pages: Array<Promise<CandlePage<C> | null>> = []
-    let resolveNext!: (page: CandlePage<C> | null) => void
+  const run = (origin: PageCursor): Task<C> => {
+    const pages: Array<Promise<CandlePage<C>>> = []
+    let resolveNext!: (page: CandlePage<C>) => void
     const push = () => pages.push(new Promise((resolve) => (resolveNext = resolve)))
     push()
     const done = (async () => {
-      for (let current: PageCursor | null = windowCursor; current !== null; ) {
+      for (let current: PageCursor | null = origin; current !== null; ) {
         const candles = await fetchPage(current.query, inner.signal)
         const q = current.query
         current = nextCursor(current, candles)
@@ -104,9 +104,6 @@ export async function* concurrentPages<C extends { close_ts: string }>(
       } else break
     }
   }
-  const after = (t: number): PageCursor | null =>
-    t + 1 > end ? null : { ...cursor, query: { ...query, start: new Date(t + 1).toISOString() } }
-
   try {
     startMore()
     let lastQuery = query
@@ -115,12 +112,13 @@ export async function* concurrentPages<C extends { close_ts: string }>(
       const task = tasks[0]!
       for (let i = 0; ; i++) {
         // A window that failed rejects `done`; its pending page never settles, so race them.
-        const page = (await Promise.race([task.pages[i]!, task.done.then(() => task.pages[i]!)]))!
+        const page = await Promise.race([task.pages[i]!, task.done.then(() => task.pages[i]!)])
         lastQuery = page.query
         if (page.candles.length > 0) {
           emitted += page.candles.length
           // The cursor of the whole walk: right after this page's last candle, toward the walk's end.
-          lastCursor = after(Date.parse(page.candles.at(-1)!.close_ts))
+          const last = page.candles.at(-1)!
+          lastCursor = Date.parse(last.close_ts) + 1 > end ? null : cursorAfter(cursor, last)
           yield { ...page, cursor: lastCursor }
         }
         if (page.cursor === null) break

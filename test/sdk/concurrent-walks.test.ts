@@ -14,7 +14,7 @@ const ts = (candles: { close_ts: string }[]) => candles.map((c) => c.close_ts)
  * paging rules written out plainly, plus the pairs catalog. It records what the walk asked for.
  */
 function fakeService(times: number[]) {
-  const candles = times.map((t) => ({ close_ts: new Date(t).toISOString().replace('.000Z', 'Z').replace(/\.(\d{3})Z$/, '.$1Z') }))
+  const candles = times.map((t) => ({ close_ts: fakeIso(t) }))
   const stats = { requests: [] as URL[], inFlight: 0, maxInFlight: 0, served: 0 }
   const fetch = async (input: RequestInfo | URL) => {
     const url = new URL(input instanceof Request ? input.url : String(input))
