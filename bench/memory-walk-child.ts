@@ -44,13 +44,16 @@ const client = createClient({
 let baseline: number | undefined
 let peak = 0
 let peakAtCandle = 0
+let peakUsage: NodeJS.MemoryUsage | undefined
+let baselineHeapMb = 0
 let samples = 0
 let candles = 0
 let lastSample = performance.now()
 let segment = { rssMax: 0, heapFloor: Infinity }
 const sample = () => {
   lastSample = performance.now()
-  const { rss, heapUsed } = process.memoryUsage()
+  const usage = process.memoryUsage()
+  const { rss, heapUsed } = usage
   segment.rssMax = Math.max(segment.rssMax, rss)
   segment.heapFloor = Math.min(segment.heapFloor, heapUsed)
   if (baseline === undefined) return
@@ -58,6 +61,7 @@ const sample = () => {
   if (rss > peak) {
     peak = rss
     peakAtCandle = candles
+    peakUsage = usage
   }
 }
 let timerTicks = 0
@@ -82,6 +86,8 @@ for await (const candle of client.exchangeOhlcvCandles(walkParams(range))) {
       baseline = process.memoryUsage().rss
       peak = baseline
       peakAtCandle = candles
+      peakUsage = process.memoryUsage()
+      baselineHeapMb = peakUsage.heapTotal / MB
       warmupMs = performance.now() - t0
       cpu0 = processCpuMs()
     }
@@ -110,6 +116,12 @@ const result: MemoryWalkResult = {
   peakMb: peak / MB,
   growthMb: (peak - baseline!) / MB,
   peakAtCandle,
+  baselineHeapMb,
+  peakHeap: {
+    totalMb: peakUsage!.heapTotal / MB,
+    usedMb: peakUsage!.heapUsed / MB,
+    externalMb: peakUsage!.external / MB,
+  },
   finalRssMb: process.memoryUsage().rss / MB,
   samples,
   timerTicks,

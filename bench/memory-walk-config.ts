@@ -34,6 +34,10 @@ export interface MemoryWalkResult {
   peakMb: number
   growthMb: number
   peakAtCandle: number
+  /** V8's committed heap at the baseline. */
+  baselineHeapMb: number
+  /** V8's heap when RSS peaked: committed (total), in use (live + garbage not yet collected), outside the heap. */
+  peakHeap: { totalMb: number; usedMb: number; externalMb: number }
   finalRssMb: number
   samples: number
   /** How often the SAMPLE_MS interval timer fired: 0 when the walk never let the event loop turn. */

@@ -57,6 +57,7 @@ function walkLines(r: MemoryWalkResult): string[] {
     `  baseline RSS ${fmt(r.baselineMb, 1)} MB (after ${WARMUP_PAGES} pages), peak ${fmt(r.peakMb, 1)} MB (at candle ${r.peakAtCandle}), final ${fmt(r.finalRssMb, 1)} MB; ` +
       `${r.samples} samples, ${r.timerTicks} of them from the ${SAMPLE_MS} ms timer`,
     `  time: ${fmt(r.wallMs / 1000, 1)} s wall (${fmt(timed / pagesAfter, 2)} ms/page after warm-up), child CPU after warm-up ${fmt(r.cpuMs / 1000, 1)} s (${fmt(r.cpuMs / pagesAfter, 2)} ms/page)`,
+    `  V8 heap committed: ${fmt(r.baselineHeapMb, 1)} MB at the baseline; at the peak ${fmt(r.peakHeap.totalMb, 1)} MB committed, ${fmt(r.peakHeap.usedMb, 1)} MB in use (live + garbage awaiting GC), ${fmt(r.peakHeap.externalMb, 1)} MB external`,
     `  growth = peak - baseline = ${fmt(r.peakMb, 1)} - ${fmt(r.baselineMb, 1)} = ${fmt(r.growthMb, 1)} MB`,
   ]
 }

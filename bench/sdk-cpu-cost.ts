@@ -2,7 +2,9 @@
  * Measurement 3a: the client CPU the SDK's forward iterator spends on a walk, against a raw loop of
  * `fetch` + `JSON.parse` that sends the same requests and touches every candle the same way. Both
  * talk to the standalone reference server (dist/cli.js, --no-rate-limit) in a child process; only
- * this process's CPU (process.cpuUsage, user + system) is compared.
+ * this process's CPU (process.cpuUsage, user + system) is compared, with the garbage each walk leaves
+ * collected inside its own timing (cpu-time.ts): the SDK allocates more per candle than the raw loop
+ * (an async iterator step per candle), and that GC is part of its cost.
  */
 import { createClient, type MarketCandles } from '../src/index.js'
 import { CLI } from './build-cli.js'
@@ -128,7 +130,8 @@ export function reportSdkCpuCost(r: SdkCpuCost): string[] {
   return [
     `3a. SDK client CPU: forward walk of ${pages} full 1m pages (${r.range.candles} candles, ${r.range.start} .. ${r.range.end}),`,
     `    reference server (node ${CLI} serve --no-rate-limit) in a child process; client rateLimit: false, default retry/timeout;`,
-    `    this process's CPU (process.cpuUsage user+system) per walk; ${r.runs.raw.length} rounds, each side once per round, order rotated`,
+    `    this process's CPU (process.cpuUsage user+system) per walk, a full GC before it and one inside it (each walk pays for its own garbage);`,
+    `    ${r.runs.raw.length} rounds, each side once per round, order rotated`,
     ...line('raw fetch + JSON.parse, sequential    ', r.runs.raw),
     ...line('SDK concurrency 1, validate (default) ', r.runs.sdk),
     ...line('SDK concurrency 1, validate: false    ', r.runs.sdkNoValidate),
