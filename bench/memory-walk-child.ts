@@ -83,11 +83,11 @@ for await (const candle of client.exchangeOhlcvCandles(walkParams(range))) {
   candles++
   if (candles % 1000 === 0) {
     if (baseline === undefined && candles === WARMUP_PAGES * 1000) {
-      baseline = process.memoryUsage().rss
+      peakUsage = process.memoryUsage()
+      baseline = peakUsage.rss
+      baselineHeapMb = peakUsage.heapTotal / MB
       peak = baseline
       peakAtCandle = candles
-      peakUsage = process.memoryUsage()
-      baselineHeapMb = peakUsage.heapTotal / MB
       warmupMs = performance.now() - t0
       cpu0 = processCpuMs()
     }

@@ -191,29 +191,26 @@ export class CandleWalk<C extends { close_ts: string }> extends Walk<C, C> {
       }
       return done
     }
-    const whenIdle = <R>(then: () => Promise<R>): Promise<R> => {
-      if (busy === undefined) return then()
-      return busy.then(then)
+    // Waits again if another queued call started a fetch in the meantime.
+    const whenIdle = <R>(then: () => Promise<R>): Promise<R> => (busy === undefined ? then() : busy.then(() => whenIdle(then)))
+    const step = (): Promise<IteratorResult<C, undefined>> => {
+      let result: IteratorResult<C, undefined> | undefined
+      try {
+        result = take()
+      } catch (error) {
+        return fail(error)
+      }
+      if (result !== undefined) return Promise.resolve(result)
+      if (pages === undefined) return Promise.resolve(done)
+      const pulled = pull().catch(fail)
+      busy = pulled.then(
+        () => (busy = undefined),
+        () => (busy = undefined),
+      )
+      return pulled
     }
     const iterator: AsyncGenerator<C, undefined> = {
-      next: (): Promise<IteratorResult<C, undefined>> => {
-        if (busy !== undefined) return busy.then(iterator.next)
-        let result: IteratorResult<C, undefined> | undefined
-        try {
-          result = take()
-        } catch (error) {
-          return fail(error)
-        }
-        if (result !== undefined) return Promise.resolve(result)
-        if (pages === undefined) return Promise.resolve(done)
-        const pulled = pull().catch(fail)
-        const settled = pulled.then(
-          () => (busy = undefined),
-          () => (busy = undefined),
-        )
-        busy = settled
-        return pulled
-      },
+      next: () => whenIdle(step),
       return: (value?: unknown) => whenIdle(() => close().then(() => ({ value: value as undefined, done: true as const }))),
       throw: (error: unknown) => whenIdle(() => fail(error)),
       [Symbol.asyncIterator]: () => iterator,

@@ -45,6 +45,20 @@ describe('the candle iterator keeps the async-generator contract', () => {
     expect(rest).toEqual(all.slice(2))
   })
 
+  test('a return() queued behind a page fetch takes effect after it, as in a generator: earlier calls get their candles, none comes after', async () => {
+    const src = source()
+    const it = new CandleWalk(src, cursor, { concurrency: 1 })[Symbol.asyncIterator]()
+    const settled: string[] = []
+    const nexts = Array.from({ length: LIMIT + 1 }, (_, k) => it.next().then((r) => (settled.push(`next ${k}`), r)))
+    const closed = it.return(undefined).then((r) => (settled.push('return'), r))
+    const results = await Promise.all(nexts)
+    expect(await closed).toEqual({ value: undefined, done: true })
+    expect(settled).toEqual([...nexts.map((_, k) => `next ${k}`), 'return'])
+    expect(results.map((r) => (r.done ? 'done' : r.value.close_ts))).toEqual(all.slice(0, LIMIT + 1))
+    expect(src.requests).toHaveLength(2)
+    expect(await it.next()).toEqual({ value: undefined, done: true }) // nothing left over from the page in flight
+  })
+
   test('throw() ends the walk with that error; the iterator is done after it', async () => {
     const it = new CandleWalk(source(), cursor, { concurrency: 1 })[Symbol.asyncIterator]()
     await it.next()
