@@ -1,7 +1,7 @@
 import type { ExchangeCandle, KnownInterval } from '../../src/schemas/index.js'
 import { INTERVAL_MS } from '../../src/schemas/index.js'
 import { formatTimestamp } from '../../src/time/index.js'
-import { hashString, unit, valueNoise } from './noise.js'
+import { hashString, valueNoise, unit } from './noise.js'
 
 /** What shapes one pair's synthetic market. */
 export interface PairModel {
@@ -29,10 +29,8 @@ const OUTLIER_RATE = 0.0006
 const EXCLUDED_RATE = 0.0002
 const BACKFILL_BEFORE = Date.UTC(2020, 0, 1)
 
-function roundTo(x: number, decimals: number): number {
-  const f = 10 ** decimals
-  return Math.round(x * f) / f
-}
+/** Rounds to the decimals of `scale` (10 ** decimals). */
+const roundTo = (x: number, scale: number): number => Math.round(x * scale) / scale
 
 /**
  * The candle function of one exchange's series: a pure function of (exchange, pair, interval,
@@ -45,16 +43,20 @@ export function candleModel(exchange: string, pair: PairModel, interval: KnownIn
   const venueSeed = hashString(`${exchange}:${pair.base}/${pair.quote}`)
   const candleSeed = hashString(`${exchange}:${pair.base}/${pair.quote}:${interval}`)
   const decimals = Math.min(10, Math.max(2, 6 - Math.floor(Math.log10(pair.price))))
+  const priceScale = 10 ** decimals
+  const unitStep = 10 ** -decimals
   const wick = 0.0008 * pair.volatility * Math.sqrt(step / MINUTE)
-  const scaleSeeds = SCALES.map((_, k) => pairSeed + k * 7919)
+  const scaleNoise = SCALES.map((_, k) => valueNoise(pairSeed + k * 7919))
+  const venueNoise = valueNoise(venueSeed)
+  const activityNoise = valueNoise(venueSeed + 3)
 
   const priceAt = (t: number): number => {
     let log = 0
     for (let k = 0; k < SCALES.length; k++) {
       const [period, amplitude] = SCALES[k]!
-      log += amplitude * valueNoise(scaleSeeds[k]!, t / period)
+      log += amplitude * scaleNoise[k]!(t / period)
     }
-    log = log * pair.volatility + 0.0004 * pair.volatility * valueNoise(venueSeed, t / 3_600_000)
+    log = log * pair.volatility + 0.0004 * pair.volatility * venueNoise(t / 3_600_000)
     return pair.price * Math.exp(log)
   }
 
@@ -68,7 +70,7 @@ export function candleModel(exchange: string, pair: PairModel, interval: KnownIn
   let memoNext = 0
   const roundedPriceAt = (t: number): number => {
     for (let i = 0; i < MEMO; i++) if (memoT[i] === t) return memoPrice[i]!
-    const price = roundTo(priceAt(t), decimals)
+    const price = roundTo(priceAt(t), priceScale)
     memoT[memoNext] = t
     memoPrice[memoNext] = price
     memoNext = (memoNext + 1) % MEMO
@@ -82,13 +84,12 @@ export function candleModel(exchange: string, pair: PairModel, interval: KnownIn
     const r = unit(candleSeed, n)
     const flag = r < EXCLUDED_RATE ? 'outlier_excluded' : r < OUTLIER_RATE ? 'outlier' : null
     const spike = flag === 'outlier_excluded' ? 0.04 : flag === 'outlier' ? 0.012 : 0
-    const unitStep = 10 ** -decimals
-    const high = roundTo(Math.max(open, close) * (1 + wick * (0.2 + unit(candleSeed + 1, n)) + spike) + unitStep, decimals)
-    const low = Math.max(0, roundTo(Math.min(open, close) * (1 - wick * (0.2 + unit(candleSeed + 2, n))) - unitStep, decimals))
-    const activity = Math.exp(0.6 * valueNoise(venueSeed + 3, t / DAY))
-    const baseVolume = Math.max(0.01, roundTo(pair.volumePerMinute * (step / MINUTE) * activity * (0.3 + 1.4 * unit(candleSeed + 3, n)), 6))
+    const high = roundTo(Math.max(open, close) * (1 + wick * (0.2 + unit(candleSeed + 1, n)) + spike) + unitStep, priceScale)
+    const low = Math.max(0, roundTo(Math.min(open, close) * (1 - wick * (0.2 + unit(candleSeed + 2, n))) - unitStep, priceScale))
+    const activity = Math.exp(0.6 * activityNoise(t / DAY))
+    const baseVolume = Math.max(0.01, roundTo(pair.volumePerMinute * (step / MINUTE) * activity * (0.3 + 1.4 * unit(candleSeed + 3, n)), 1e6))
     const vwap = (high + low + open + close) / 4
-    let quoteVolume = roundTo(baseVolume * vwap, 8)
+    let quoteVolume = roundTo(baseVolume * vwap, 1e8)
     const ratio = quoteVolume / baseVolume
     // Rounding must never push the implied average price outside the candle's range.
     if (ratio < low || ratio > high) quoteVolume = baseVolume * ((high + low) / 2)

@@ -29,12 +29,24 @@ export function hash(seed: number, i: number): number {
 /** Uniform in [0, 1). */
 export const unit = (seed: number, i: number): number => hash(seed, i) / 4294967296
 
-/** Smooth noise in [-1, 1] along x: hashed lattice values, smoothstep-interpolated. */
-export function valueNoise(seed: number, x: number): number {
-  const i = Math.floor(x)
-  const f = x - i
-  const a = unit(seed, i) * 2 - 1
-  const b = unit(seed, i + 1) * 2 - 1
-  const s = f * f * (3 - 2 * f)
-  return a + (b - a) * s
+/**
+ * Smooth noise in [-1, 1] along x for one seed: hashed lattice values, smoothstep-interpolated.
+ * It remembers the last lattice cell: along a walk, slow noise stays in one cell for many
+ * candles, so the cell's two hashes are computed once.
+ */
+export function valueNoise(seed: number): (x: number) => number {
+  let cell = Number.NaN
+  let a = 0
+  let b = 0
+  return (x) => {
+    const i = Math.floor(x)
+    if (i !== cell) {
+      a = unit(seed, i) * 2 - 1
+      b = unit(seed, i + 1) * 2 - 1
+      cell = i
+    }
+    const f = x - i
+    const s = f * f * (3 - 2 * f)
+    return a + (b - a) * s
+  }
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js'
 import { json } from '../core/respond.js'
+import { encodeJson } from './encode-json.js'
 import type { MockResponse } from '../core/types.js'
 
 /** Options of {@link startMockServer}. */
@@ -37,7 +38,7 @@ const EMPTY = Buffer.alloc(0)
 
 function send(res: ServerResponse, answer: MockResponse): void {
   // Encoded once: the length and the bytes written come from the same buffer.
-  const body = answer.status === 204 ? EMPTY : Buffer.from(JSON.stringify(answer.body))
+  const body = answer.status === 204 ? EMPTY : encodeJson(answer.body)
   res.writeHead(answer.status, { ...CORS, ...answer.headers, 'content-length': body.length })
   res.end(body)
 }
