@@ -1,7 +1,7 @@
 import type { ExchangeCandle, KnownInterval } from '../../src/schemas/index.js'
 import { INTERVAL_MS } from '../../src/schemas/index.js'
 import { formatTimestamp } from '../../src/time/index.js'
-import { hashString, valueNoise, unit } from './noise.js'
+import { ValueNoise, hashString, unit } from './noise.js'
 
 /** What shapes one pair's synthetic market. */
 export interface PairModel {
@@ -46,17 +46,16 @@ export function candleModel(exchange: string, pair: PairModel, interval: KnownIn
   const priceScale = 10 ** decimals
   const unitStep = 10 ** -decimals
   const wick = 0.0008 * pair.volatility * Math.sqrt(step / MINUTE)
-  const scaleNoise = SCALES.map((_, k) => valueNoise(pairSeed + k * 7919))
-  const venueNoise = valueNoise(venueSeed)
-  const activityNoise = valueNoise(venueSeed + 3)
+  const scaleNoise = SCALES.map((_, k) => new ValueNoise(pairSeed + k * 7919))
+  const periods = SCALES.map(([period]) => period)
+  const amplitudes = SCALES.map(([, amplitude]) => amplitude)
+  const venueNoise = new ValueNoise(venueSeed)
+  const activityNoise = new ValueNoise(venueSeed + 3)
 
   const priceAt = (t: number): number => {
     let log = 0
-    for (let k = 0; k < SCALES.length; k++) {
-      const [period, amplitude] = SCALES[k]!
-      log += amplitude * scaleNoise[k]!(t / period)
-    }
-    log = log * pair.volatility + 0.0004 * pair.volatility * venueNoise(t / 3_600_000)
+    for (let k = 0; k < scaleNoise.length; k++) log += amplitudes[k]! * scaleNoise[k]!.at(t / periods[k]!)
+    log = log * pair.volatility + 0.0004 * pair.volatility * venueNoise.at(t / 3_600_000)
     return pair.price * Math.exp(log)
   }
 
@@ -86,7 +85,7 @@ export function candleModel(exchange: string, pair: PairModel, interval: KnownIn
     const spike = flag === 'outlier_excluded' ? 0.04 : flag === 'outlier' ? 0.012 : 0
     const high = roundTo(Math.max(open, close) * (1 + wick * (0.2 + unit(candleSeed + 1, n)) + spike) + unitStep, priceScale)
     const low = Math.max(0, roundTo(Math.min(open, close) * (1 - wick * (0.2 + unit(candleSeed + 2, n))) - unitStep, priceScale))
-    const activity = Math.exp(0.6 * activityNoise(t / DAY))
+    const activity = Math.exp(0.6 * activityNoise.at(t / DAY))
     const baseVolume = Math.max(0.01, roundTo(pair.volumePerMinute * (step / MINUTE) * activity * (0.3 + 1.4 * unit(candleSeed + 3, n)), 1e6))
     const vwap = (high + low + open + close) / 4
     let quoteVolume = roundTo(baseVolume * vwap, 1e8)

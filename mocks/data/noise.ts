@@ -32,21 +32,24 @@ export const unit = (seed: number, i: number): number => hash(seed, i) / 4294967
 /**
  * Smooth noise in [-1, 1] along x for one seed: hashed lattice values, smoothstep-interpolated.
  * It remembers the last lattice cell: along a walk, slow noise stays in one cell for many
- * candles, so the cell's two hashes are computed once.
+ * candles, so the cell's two hashes are computed once. (A class, not a closure per seed, so the
+ * call sites stay monomorphic and inline.)
  */
-export function valueNoise(seed: number): (x: number) => number {
-  let cell = Number.NaN
-  let a = 0
-  let b = 0
-  return (x) => {
+export class ValueNoise {
+  #cell = Number.NaN
+  #a = 0
+  #b = 0
+  constructor(private readonly seed: number) {}
+
+  at(x: number): number {
     const i = Math.floor(x)
-    if (i !== cell) {
-      a = unit(seed, i) * 2 - 1
-      b = unit(seed, i + 1) * 2 - 1
-      cell = i
+    if (i !== this.#cell) {
+      this.#a = unit(this.seed, i) * 2 - 1
+      this.#b = unit(this.seed, i + 1) * 2 - 1
+      this.#cell = i
     }
     const f = x - i
     const s = f * f * (3 - 2 * f)
-    return a + (b - a) * s
+    return this.#a + (this.#b - this.#a) * s
   }
 }

@@ -9,6 +9,7 @@
  * or row outside that shape (nested values, a string needing escapes, another key order, a
  * non-finite number, a toJSON) is left to JSON.stringify, so the output never differs.
  */
+import type { BytePool } from './byte-pool.js'
 import { writeJsonNumber } from './json-number.js'
 
 type Row = Record<string, unknown>
@@ -127,41 +128,45 @@ function rowEncoder(rows: readonly unknown[], first: Row): RowEncoder {
   return encoder
 }
 
-// Reused across calls: encoding is synchronous and every result is copied out of it.
-let scratch = new Uint8Array(1 << 20)
+/** A first guess at a page's size; the buffer doubles as needed, and the pool keeps the largest. */
+const FIRST_BYTES = 1 << 16
 
-function encodeRows(rows: readonly unknown[]): Buffer | undefined {
+function encodeRows(rows: readonly unknown[], pool: BytePool): Buffer | undefined {
   const first = rows[0]
   if (!isPlainObject(first)) return undefined
   const { write, maxBytes } = rowEncoder(rows, first)
-  let b = scratch
+  let b = pool.take(FIRST_BYTES)
   let p = 0
   b[p++] = 91
   for (let i = 0; i < rows.length; i++) {
     if (p + maxBytes + 2 > b.length) {
-      const grown = new Uint8Array(b.length * 2)
+      const grown = pool.take(Math.max(b.length * 2, p + maxBytes + 2))
       grown.set(b.subarray(0, p))
-      scratch = b = grown
+      pool.give(b)
+      b = grown
     }
     if (i > 0) b[p++] = 44
     const row = rows[i]
-    if (!isPlainObject(row)) return undefined
-    p = write(row, b, p)
-    if (p < 0) return undefined
+    if (!isPlainObject(row)) p = FALLBACK
+    else p = write(row, b, p)
+    if (p < 0) {
+      pool.give(b)
+      return undefined
+    }
   }
   b[p++] = 93
-  const out = Buffer.allocUnsafe(p)
-  out.set(b.subarray(0, p))
-  return out
+  return Buffer.from(b.buffer, b.byteOffset, p)
 }
 
 /**
- * The UTF-8 bytes of `JSON.stringify(body)`.
+ * The UTF-8 bytes of `JSON.stringify(body)`. The result may be a view into a buffer of `pool`:
+ * give it back (`pool.give(bytes)`) once nothing reads it any more, or never.
  *
  * @example
- * encodeJson([{ a: 1.5, b: 'x' }]).toString() // '[{"a":1.5,"b":"x"}]'
+ * const pool = new BytePool()
+ * encodeJson([{ a: 1.5, b: 'x' }], pool).toString() // '[{"a":1.5,"b":"x"}]'
  */
-export function encodeJson(body: unknown): Buffer {
-  const fast = Array.isArray(body) && body.length > 0 ? encodeRows(body) : undefined
+export function encodeJson(body: unknown, pool: BytePool): Buffer {
+  const fast = Array.isArray(body) && body.length > 0 ? encodeRows(body, pool) : undefined
   return fast ?? Buffer.from(JSON.stringify(body))
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js'
 import { json } from '../core/respond.js'
+import { BytePool } from './byte-pool.js'
 import { encodeJson } from './encode-json.js'
 import type { MockResponse } from '../core/types.js'
 
@@ -36,11 +37,12 @@ const CORS = {
 
 const EMPTY = Buffer.alloc(0)
 
-function send(res: ServerResponse, answer: MockResponse): void {
+function send(res: ServerResponse, answer: MockResponse, pool: BytePool): void {
   // Encoded once: the length and the bytes written come from the same buffer.
-  const body = answer.status === 204 ? EMPTY : encodeJson(answer.body)
+  const body = answer.status === 204 ? EMPTY : encodeJson(answer.body, pool)
   res.writeHead(answer.status, { ...CORS, ...answer.headers, 'content-length': body.length })
-  res.end(body)
+  // 'finish': every byte is with the kernel, so the buffer can serve another response.
+  res.end(body, () => pool.give(body))
 }
 
 /** Test-suite endpoints outside `/v1`, for suites written in other languages. */
@@ -59,6 +61,7 @@ async function stateEndpoint(service: MockService, req: IncomingMessage, method:
 /** The request listener of the standalone server, for mounting on a server of your own. */
 export function createRequestListener(service: MockService, options: { latency?: number } = {}) {
   const latency = options.latency ?? 0
+  const pool = new BytePool()
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     req.resume()
     const method = req.method ?? 'GET'
@@ -81,11 +84,11 @@ export function createRequestListener(service: MockService, options: { latency?:
         req.socket.destroy()
         return
       }
-      send(res, answer)
+      send(res, answer, pool)
     } catch (error) {
       // A bug in the reference service must show as a 500, never as a hung request.
       console.error('market-candles mock server:', error)
-      if (!res.headersSent) send(res, json(500, { detail: 'Internal Server Error' }))
+      if (!res.headersSent) send(res, json(500, { detail: 'Internal Server Error' }), pool)
       else res.destroy()
     }
   }

@@ -1,11 +1,13 @@
 const DAY_MS = 86_400_000
 
-/** '00' .. '59'. */
-const TWO_DIGITS: readonly string[] = Array.from({ length: 60 }, (_, i) => (i < 10 ? `0${i}` : `${i}`))
+const ZERO = 48
+const COLON = 58
+const Z = 90
 
-// The `YYYY-MM-DDT` of the last UTC day formatted: walks format many instants of one day in a row.
+// The `YYYY-MM-DDT` of the last UTC day formatted, as char codes: walks format many instants of one
+// day in a row.
 let cachedDay = Number.NaN
-let cachedPrefix = ''
+const prefix = new Uint8Array(11)
 
 /** The reference path; also every instant the fast path does not cover (throws `RangeError` like it). */
 function formatViaDate(ms: number): string {
@@ -25,12 +27,23 @@ export function formatTimestamp(ms: number): string {
   if (day !== cachedDay) {
     const iso = new Date(day * DAY_MS).toISOString() // throws RangeError outside ±8.64e15, like the Date path
     if (iso.length !== 24) return formatViaDate(ms) // years outside 0000..9999 are written ±YYYYYY
-    cachedPrefix = iso.slice(0, 11)
+    for (let i = 0; i < 11; i++) prefix[i] = iso.charCodeAt(i)
     cachedDay = day
   }
   const seconds = ((ms - day * DAY_MS) / 1000) | 0 // 0 .. 86399
   const minutes = (seconds / 60) | 0
-  return `${cachedPrefix}${TWO_DIGITS[(minutes / 60) | 0]}:${TWO_DIGITS[minutes % 60]}:${TWO_DIGITS[seconds % 60]}Z`
+  const h = (minutes / 60) | 0
+  const m = minutes % 60
+  const s = seconds % 60
+  // One flat string: a concatenation would be a rope of six parts, which every later reader
+  // (JSON encoding above all) must flatten first, at several times the cost of building it.
+  const p = prefix
+  return String.fromCharCode(
+    p[0]!, p[1]!, p[2]!, p[3]!, p[4]!, p[5]!, p[6]!, p[7]!, p[8]!, p[9]!, p[10]!,
+    ZERO + ((h / 10) | 0), ZERO + (h % 10), COLON,
+    ZERO + ((m / 10) | 0), ZERO + (m % 10), COLON,
+    ZERO + ((s / 10) | 0), ZERO + (s % 10), Z,
+  )
 }
 
 /** Formats epoch milliseconds as ISO 8601 with milliseconds, for cursor values like `close_ts + 1 ms` (D11). */

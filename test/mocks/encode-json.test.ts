@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { createMockService } from '../../mocks/core/service.js'
 import { defaultDataset } from '../../mocks/data/default-dataset.js'
+import { BytePool } from '../../mocks/server/byte-pool.js'
 import { encodeJson } from '../../mocks/server/encode-json.js'
 import { writeJsonNumber } from '../../mocks/server/json-number.js'
 import { INTERVALS } from '../../src/schemas/index.js'
@@ -9,7 +10,13 @@ import { INTERVALS } from '../../src/schemas/index.js'
 // The standalone server writes bodies with its own encoder. Whatever the body, its bytes must be
 // exactly those of Buffer.from(JSON.stringify(body)), the reference every other adapter uses.
 
-const expectSameBytes = (body: unknown) => expect(encodeJson(body).toString('latin1')).toBe(Buffer.from(JSON.stringify(body)).toString('latin1'))
+// One pool for the whole file, every result given back: a reused buffer must never leak old bytes.
+const pool = new BytePool()
+const expectSameBytes = (body: unknown) => {
+  const bytes = encodeJson(body, pool)
+  expect(bytes.toString('latin1')).toBe(Buffer.from(JSON.stringify(body)).toString('latin1'))
+  pool.give(bytes)
+}
 
 const numberText = (x: number) => {
   const b = new Uint8Array(32)
@@ -112,6 +119,91 @@ describe('encodeJson equals Buffer.from(JSON.stringify(body))', () => {
           }
         }
       }
+    }
+  })
+})
+
+describe('BytePool', () => {
+  test('hands a buffer out again only after it was given back', () => {
+    const pool = new BytePool()
+    const a = pool.take(100)
+    const b = pool.take(100)
+    expect(a.buffer).not.toBe(b.buffer)
+    pool.give(a)
+    pool.give(a) // twice: still one free entry
+    const c = pool.take(50)
+    const d = pool.take(50)
+    expect(c.buffer).toBe(a.buffer)
+    expect(d.buffer).not.toBe(a.buffer)
+  })
+
+  test('ignores buffers it did not make, such as slices of the shared Node pool', () => {
+    const pool = new BytePool()
+    const foreign = Buffer.from('small strings share one ArrayBuffer')
+    pool.give(foreign)
+    expect(pool.take(8).buffer).not.toBe(foreign.buffer)
+  })
+
+  test('never returns a buffer smaller than asked', () => {
+    const pool = new BytePool()
+    pool.give(pool.take(10))
+    expect(pool.take(1000).byteLength).toBeGreaterThanOrEqual(1000)
+  })
+})
+
+describe('the standalone server reuses a response buffer only after its response finished', () => {
+  const now = '2026-01-01T00:00:00Z'
+  const headers = { 'x-api-key': 'demo-enterprise-key' }
+  const pagePath = (n: number) =>
+    `/v1/exchange_ohlcv?exchange=bitstamp&interval=1m&base=BTC&quote=USD&limit=1000&start=${new Date(Date.UTC(2017, 0, 1) + n * 86_400_000).toISOString()}`
+
+  /** Splits a stream of HTTP/1.1 responses framed by content-length into their bodies. */
+  function bodiesOf(stream: Buffer): Buffer[] {
+    const bodies: Buffer[] = []
+    let at = 0
+    while (at < stream.length) {
+      const headEnd = stream.indexOf('\r\n\r\n', at)
+      const head = stream.subarray(at, headEnd).toString('latin1')
+      const length = Number(/content-length: (\d+)/i.exec(head)![1])
+      bodies.push(stream.subarray(headEnd + 4, headEnd + 4 + length))
+      at = headEnd + 4 + length
+    }
+    return bodies
+  }
+
+  test('a pipelining client that stops reading gets its own bytes while other clients are served', async () => {
+    const { startMockServer } = await import('../../mocks/server/index.js')
+    const { connect } = await import('node:net')
+    const server = await startMockServer({ now, rateLimit: false })
+    const truth = createMockService({ now, rateLimit: false })
+    const expected = async (path: string) => JSON.stringify((await truth.handle({ method: 'GET', url: path, headers })).body)
+    const { port } = new URL(server.url)
+    try {
+      // 24 pipelined requests (about 7 MB of answers) on one socket that is not read: more than the
+      // kernel buffers hold, so the server keeps the rest queued in its own buffers.
+      const slowPaths = Array.from({ length: 24 }, (_, i) => pagePath(i))
+      const socket = connect(Number(port), '127.0.0.1')
+      const received: Buffer[] = []
+      socket.on('data', (c: Buffer) => received.push(c))
+      socket.pause()
+      socket.write(slowPaths.map((path) => `GET ${path} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${headers['x-api-key']}\r\n\r\n`).join(''))
+      await new Promise((resolve) => setTimeout(resolve, 300))
+
+      // Meanwhile other pages are encoded, each into a pooled buffer.
+      const fastPaths = Array.from({ length: 16 }, (_, i) => pagePath(100 + i))
+      const fastBodies = await Promise.all(fastPaths.map(async (path) => (await fetch(`${server.url}${path}`, { headers })).text()))
+      for (const [i, path] of fastPaths.entries()) expect(fastBodies[i] === (await expected(path)), path).toBe(true)
+
+      const ended = new Promise<void>((resolve) => socket.on('end', () => resolve()))
+      socket.resume()
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      socket.end()
+      await ended
+      const slowBodies = bodiesOf(Buffer.concat(received))
+      expect(slowBodies).toHaveLength(slowPaths.length)
+      for (const [i, path] of slowPaths.entries()) expect(slowBodies[i]!.toString('utf8') === (await expected(path)), path).toBe(true)
+    } finally {
+      await server.close()
     }
   })
 })
