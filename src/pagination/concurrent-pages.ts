@@ -1,6 +1,6 @@
 import { APIUserAbortError } from '../errors/index.js'
 import type { CandlePage, PageCursor } from './page-cursor.js'
-import { cursorAfter, nextCursor, sequentialPages, type FetchPage } from './sequential-pages.js'
+import { cursorAfter, sequentialPages, type FetchPage } from './sequential-pages.js'
 
 /** The span of a series that holds candles, in epoch ms (from the public pairs catalog). */
 export interface Coverage {
@@ -71,13 +71,10 @@ export async function* concurrentPages<C extends { close_ts: string }>(
     const push = () => pages.push(new Promise((resolve) => (resolveNext = resolve)))
     push()
     const done = (async () => {
-      for (let current: PageCursor | null = origin; current !== null; ) {
-        const candles = await fetchPage(current.query, inner.signal)
-        const q = current.query
-        current = nextCursor(current, candles)
+      for await (const page of sequentialPages(fetchPage, origin, inner.signal)) {
         const settle = resolveNext
-        if (current !== null) push()
-        settle({ candles, query: q, cursor: current })
+        if (page.cursor !== null) push()
+        settle(page)
       }
     })()
     done.catch(() => {})
