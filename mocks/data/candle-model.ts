@@ -25,6 +25,8 @@ const SCALES: ReadonlyArray<readonly [period: number, amplitude: number]> = [
   [30 * DAY, 0.09],
   [365 * DAY, 0.45],
 ]
+const PERIODS = SCALES.map(([period]) => period)
+const AMPLITUDES = SCALES.map(([, amplitude]) => amplitude)
 const OUTLIER_RATE = 0.0006
 const EXCLUDED_RATE = 0.0002
 const BACKFILL_BEFORE = Date.UTC(2020, 0, 1)
@@ -47,14 +49,12 @@ export function candleModel(exchange: string, pair: PairModel, interval: KnownIn
   const unitStep = 10 ** -decimals
   const wick = 0.0008 * pair.volatility * Math.sqrt(step / MINUTE)
   const scaleNoise = SCALES.map((_, k) => new ValueNoise(pairSeed + k * 7919))
-  const periods = SCALES.map(([period]) => period)
-  const amplitudes = SCALES.map(([, amplitude]) => amplitude)
   const venueNoise = new ValueNoise(venueSeed)
   const activityNoise = new ValueNoise(venueSeed + 3)
 
   const priceAt = (t: number): number => {
     let log = 0
-    for (let k = 0; k < scaleNoise.length; k++) log += amplitudes[k]! * scaleNoise[k]!.at(t / periods[k]!)
+    for (let k = 0; k < scaleNoise.length; k++) log += AMPLITUDES[k]! * scaleNoise[k]!.at(t / PERIODS[k]!)
     log = log * pair.volatility + 0.0004 * pair.volatility * venueNoise.at(t / 3_600_000)
     return pair.price * Math.exp(log)
   }

@@ -36,16 +36,20 @@ export const unit = (seed: number, i: number): number => hash(seed, i) / 4294967
  * call sites stay monomorphic and inline.)
  */
 export class ValueNoise {
+  readonly #seed: number
   #cell = Number.NaN
   #a = 0
   #b = 0
-  constructor(private readonly seed: number) {}
+
+  constructor(seed: number) {
+    this.#seed = seed
+  }
 
   at(x: number): number {
     const i = Math.floor(x)
     if (i !== this.#cell) {
-      this.#a = unit(this.seed, i) * 2 - 1
-      this.#b = unit(this.seed, i + 1) * 2 - 1
+      this.#a = unit(this.#seed, i) * 2 - 1
+      this.#b = unit(this.#seed, i + 1) * 2 - 1
       this.#cell = i
     }
     const f = x - i

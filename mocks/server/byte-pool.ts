@@ -4,18 +4,16 @@
  * A buffer comes back only when its response has finished, that is once every byte was handed to
  * the kernel, so no response ever shares bytes with another one still being sent.
  */
+/** Buffers kept for reuse, at most. */
+const MAX_FREE = 8
+/** Larger buffers are left to the garbage collector. */
+const MAX_BYTES = 16 << 20
+
 export class BytePool {
   #free: ArrayBuffer[] = []
   // Only buffers this pool made come back to it: a Buffer from elsewhere may be a slice of Node's
   // shared pool.
   #own = new WeakSet<ArrayBuffer>()
-
-  constructor(
-    /** Buffers kept for reuse, at most. */
-    private readonly maxFree = 8,
-    /** Larger buffers are left to the garbage collector. */
-    private readonly maxBytes = 16 << 20,
-  ) {}
 
   /** A buffer of at least `minBytes`, its contents undefined. */
   take(minBytes: number): Uint8Array {
@@ -31,8 +29,8 @@ export class BytePool {
   /** Gives back the buffer under `bytes` (any view of it); anything else is ignored. */
   give(bytes: Uint8Array): void {
     const buffer = bytes.buffer
-    if (!(buffer instanceof ArrayBuffer) || !this.#own.has(buffer) || buffer.byteLength > this.maxBytes) return
-    if (this.#free.length >= this.maxFree || this.#free.includes(buffer)) return
+    if (!(buffer instanceof ArrayBuffer) || !this.#own.has(buffer) || buffer.byteLength > MAX_BYTES) return
+    if (this.#free.length >= MAX_FREE || this.#free.includes(buffer)) return
     this.#free.push(buffer)
   }
 }

@@ -53,45 +53,37 @@ interface RowEncoder {
   maxBytes: number
 }
 
-/** How a field is written: a number directly, a repeating value from a cached chunk, or generically. */
-type FieldKind = 'number' | 'cached' | 'value'
-
 const isRepeatable = (v: unknown) => typeof v === 'string' || typeof v === 'boolean' || v === null
 
 /**
- * Chooses each field's fast path from the page's first two rows: a value equal in both is cached,
- * a number is written directly. Only a choice of speed: any row is still written exactly.
+ * Which fields are written from a cached chunk: those whose value is a string, boolean or null
+ * equal in the page's first two rows. Only a choice of speed: any row is still written exactly.
  */
-function fieldKinds(keys: readonly string[], first: Row, second: Row | undefined): FieldKind[] {
-  return keys.map((key) => {
-    const v = first[key]
-    if (typeof v === 'number') return 'number'
-    return isRepeatable(v) && (second === undefined || second[key] === v) ? 'cached' : 'value'
-  })
+function cachedFields(keys: readonly string[], first: Row, second: Row | undefined): boolean[] {
+  return keys.map((key) => isRepeatable(first[key]) && (second === undefined || second[key] === first[key]))
 }
 
-/** Generates the row writer of one key order and field profile. */
-function compileRowEncoder(keys: readonly string[], kinds: readonly FieldKind[]): RowEncoder {
+/** Generates the row writer of one key order and choice of cached fields. */
+function compileRowEncoder(keys: readonly string[], cached: readonly boolean[]): RowEncoder {
   const lit = (s: string) => JSON.stringify(s)
   const prefixes = keys.map((key, i) => Buffer.from(`${i === 0 ? '{' : ','}${lit(key)}:`))
   const writeField = (i: number) => {
     const prefix = prefixes[i]!
-    const value = kinds[i] === 'number' ? `typeof v${i} === 'number' ? writeJsonNumber(b, p, v${i}) : writeValue(b, p, v${i})` : `writeValue(b, p, v${i})`
-    return `${[...prefix].map((byte, j) => `b[p + ${j}] = ${byte};`).join(' ')}\np += ${prefix.length}; p = ${value}; if (p < 0) return ${FALLBACK};\n`
+    return `${[...prefix].map((byte, j) => `b[p + ${j}] = ${byte};`).join(' ')}\np = writeValue(b, p + ${prefix.length}, v${i}); if (p < 0) return ${FALLBACK};\n`
   }
 
   let state = ''
   let body = `const ks = Object.keys(row);\nif (ks.length !== ${keys.length}${keys.map((k, i) => ` || ks[${i}] !== ${lit(k)}`).join('')}) return ${FALLBACK};\n`
   if (keys.length === 0) body += 'b[p++] = 123;\n' // the opening brace is otherwise in the first key's text
   for (let i = 0; i < keys.length; ) {
-    if (kinds[i] !== 'cached') {
+    if (!cached[i]) {
       body += `const v${i} = row[${lit(keys[i]!)}];\n${writeField(i)}`
       i++
       continue
     }
     // A run of cached fields: its bytes (key text included) are one chunk while the values repeat.
     let end = i
-    while (end < keys.length && kinds[end] === 'cached') end++
+    while (end < keys.length && cached[end]) end++
     const run = Array.from({ length: end - i }, (_, j) => i + j)
     state += `let chunk${i} = NONE; ${run.map((j) => `let last${j} = NONE;`).join(' ')}\n`
     body += run.map((j) => `const v${j} = row[${lit(keys[j]!)}];\n`).join('')
@@ -102,7 +94,7 @@ function compileRowEncoder(keys: readonly string[], kinds: readonly FieldKind[])
   }
   body += 'b[p] = 125;\nreturn p + 1;'
   const source = `const NONE = new Uint8Array(0);\n${state}return function writeRow(row, b, p) {\n${body}\n}`
-  const write = new Function('writeValue', 'writeJsonNumber', source)(writeValue, writeJsonNumber) as RowWriter
+  const write = new Function('writeValue', source)(writeValue) as RowWriter
   const fixed = prefixes.reduce((sum, prefix) => sum + prefix.length, 2)
   return { write, maxBytes: fixed + keys.length * Math.max(MAX_STRING + 2, NUMBER_ROOM) }
 }
@@ -111,19 +103,19 @@ function compileRowEncoder(keys: readonly string[], kinds: readonly FieldKind[])
 const isPlainObject = (v: unknown): v is Row =>
   typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype && !('toJSON' in v)
 
-// One writer per key order and field profile, generated on first use. Bounded, in case a
+// One writer per key order and choice of cached fields, generated on first use. Bounded, in case a
 // custom store serves rows of ever-new shapes.
 const encoders = new Map<string, RowEncoder>()
 const MAX_ENCODERS = 64
 
 function rowEncoder(rows: readonly unknown[], first: Row): RowEncoder {
   const keys = Object.keys(first)
-  const kinds = fieldKinds(keys, first, rows.length > 1 && isPlainObject(rows[1]) ? rows[1] : undefined)
-  const signature = `${keys.join('\u0000')}\u0001${kinds.join()}`
+  const cached = cachedFields(keys, first, rows.length > 1 && isPlainObject(rows[1]) ? rows[1] : undefined)
+  const signature = `${keys.join('\u0000')}\u0001${cached.map(Number).join('')}`
   let encoder = encoders.get(signature)
   if (!encoder) {
     if (encoders.size >= MAX_ENCODERS) encoders.clear()
-    encoders.set(signature, (encoder = compileRowEncoder(keys, kinds)))
+    encoders.set(signature, (encoder = compileRowEncoder(keys, cached)))
   }
   return encoder
 }

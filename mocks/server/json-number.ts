@@ -6,7 +6,8 @@
  * round-trips to x, and no other text of at most 15 significant digits does (DBL_DIG is 15), so
  * once trailing fraction zeros are dropped it is the shortest round-trip text. Number::toString
  * writes that text in plain notation for 1e-6 <= |x| < 1e21. Every other number falls back to
- * `'' + x`. Candle prices and volumes have at most 8 decimals, so they all take the fast path.
+ * `'' + x`. The default dataset's prices and volumes have at most 8 decimals, so they all take the
+ * fast path.
  */
 
 const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9]
