@@ -4,14 +4,14 @@ import type { Coverage } from '../pagination/concurrent-pages.js'
 import { CandleWalk, PageWalk, type WalkOptions, type WalkSource } from '../pagination/walks.js'
 import { APIUserAbortError } from '../errors/index.js'
 import type { AggregatedCandle, Asset, Exchange, ExchangeCandle, PairCoverage } from '../schemas/index.js'
-import { INTERVAL_MS, describeIssue, isKnownInterval } from '../schemas/index.js'
+import { INTERVAL_MS, LIMIT, describeIssue, isKnownInterval } from '../schemas/index.js'
 import { resolveOptions, type ClientOptions } from './client-options.js'
 import type { AggregatedOhlcvParams, AggregatedPairsParams, ExchangeOhlcvParams, ExchangePairsParams } from './params.js'
 import { toWireQuery } from './to-wire-query.js'
 import { Transport, type RequestOptions } from './transport.js'
 
 /** The page size of walks when the query gives no `limit`: the service's maximum, fewest requests. */
-export const WALK_PAGE_SIZE = 1000
+export const WALK_PAGE_SIZE: number = LIMIT.max
 
 /** The candle type of a candle endpoint. */
 export type CandleOf<E extends CandleEndpointName> = E extends 'exchange_ohlcv' ? ExchangeCandle : AggregatedCandle

@@ -4,14 +4,13 @@ import {
   APIConnectionError,
   APIError,
   APITimeoutError,
-  APIUserAbortError,
   RateLimitError,
   ResponseValidationError,
   type RequestInfo,
 } from '../errors/index.js'
 import type { RateLimiter, ReleaseSlot } from '../rate-limit/rate-limiter.js'
 import { compiled, describeIssue, responseSchemas, type ResponseOf, type ValidationIssue } from '../schemas/index.js'
-import { sleep } from './abortable-sleep.js'
+import { abortError, sleep, throwIfAborted } from '../internal/abort.js'
 import type { ClientHooks, RequestEvent } from './hooks.js'
 import { redact, safeCause } from './redact.js'
 import { retryDelay, type RetryPolicy } from './retry-policy.js'
@@ -85,7 +84,7 @@ export class Transport {
       const event: RequestEvent = { endpoint, method: 'GET', url: info.url, attempt }
       let error: Error
       try {
-        if (signal?.aborted) throw new APIUserAbortError(signal.reason)
+        throwIfAborted(signal)
         // Catalog calls are never counted by the service, so they do not spend the limit.
         const release = authenticated ? await limiter?.acquire(signal) : undefined
         return await this.#attempt(endpoint, info, event, signal, release)
@@ -126,7 +125,7 @@ export class Transport {
       }
       text = await res.text()
     } catch (error) {
-      if (signal?.aborted) throw new APIUserAbortError(signal.reason)
+      if (signal?.aborted) throw abortError(signal)
       if ((error as Error).name === 'TimeoutError') throw new APITimeoutError(info, timeout as number)
       // ky's errors carry the request and its headers: only a sanitized copy of the runtime's cause is kept.
       const cause = (error as Error).name === 'NetworkError' ? (error as Error).cause : error

@@ -1,7 +1,7 @@
-import { APIUserAbortError } from '../errors/index.js'
+import { throwIfAborted } from '../internal/abort.js'
 import { concurrentPages, type Coverage } from './concurrent-pages.js'
-import type { CandlePage, PageCursor } from './page-cursor.js'
-import { cursorAfter, sequentialPages, type FetchPage } from './sequential-pages.js'
+import { cursorAfter, type CandlePage, type PageCursor } from './page-cursor.js'
+import { sequentialPages, type FetchPage } from './sequential-pages.js'
 
 /** Windows in flight in a forward walk with a known range, unless the walk says otherwise. */
 export const DEFAULT_CONCURRENCY = 8
@@ -41,10 +41,6 @@ function checkOptions(options: WalkOptions): void {
   if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 64)) {
     throw new RangeError(`concurrency must be an integer from 1 to 64, got ${concurrency}`)
   }
-}
-
-function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new APIUserAbortError(signal.reason)
 }
 
 /** What both walks share: where they go on, where their pages come from, their options. */

@@ -1,5 +1,4 @@
-import { sleep } from '../client/abortable-sleep.js'
-import { APIUserAbortError } from '../errors/index.js'
+import { abortable, sleep } from '../internal/abort.js'
 
 /** Options of {@link RateLimiter}. */
 export interface RateLimiterOptions {
@@ -129,17 +128,4 @@ export class RateLimiter {
   pause(ms: number): void {
     this.#pausedUntil = Math.max(this.#pausedUntil, this.#now() + ms)
   }
-}
-
-function abortable(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
-  if (!signal) return promise
-  if (signal.aborted) return Promise.reject(new APIUserAbortError(signal.reason))
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(new APIUserAbortError(signal.reason))
-    signal.addEventListener('abort', onAbort, { once: true })
-    promise.then(() => {
-      signal.removeEventListener('abort', onAbort)
-      resolve()
-    })
-  })
 }
