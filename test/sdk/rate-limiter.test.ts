@@ -66,18 +66,22 @@ describe('the client-side rate limiter mirrors the service sliding window (D7)',
     expect(steady).toBeGreaterThanOrEqual(102.5 - 1)
   })
 
-  test('a burst up to perSecond leaves at once; the next waits until one second after the oldest came back', async () => {
+  test('a fresh limiter sends half a window first; once those answers are in, a burst up to perSecond leaves, and the next waits until one second after the oldest came back', async () => {
     let now = 1000
-    const limiter = new RateLimiter({ perSecond: 3, marginMs: 0, now: () => now })
+    const limiter = new RateLimiter({ perSecond: 4, marginMs: 0, now: () => now })
+    const probe = [await limiter.acquire(), await limiter.acquire()]
+    expect(limiter.delay()).toBe(Infinity) // half the window is out: wait for what the service says
+    now += 40
+    probe[0]!()
+    expect(limiter.delay()).toBe(1000) // still probing: the next waits for the oldest (cold: from its completion)
+    probe[1]!()
+    expect(limiter.share).toBe(4) // answers without RateLimit-* headers: nobody else to make room for
     const releases = []
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 2; i++) {
       expect(limiter.delay()).toBe(0)
       releases.push(await limiter.acquire())
     }
-    expect(limiter.delay()).toBe(Infinity) // the oldest is still in flight
-    now += 40
-    releases[0]!()
-    expect(limiter.delay()).toBe(1000) // cold window: counted from its completion
+    expect(limiter.delay()).toBe(1000) // four in the window; the oldest came back at 1040
     now += 400
     expect(limiter.delay()).toBe(600)
   })

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { retryDelay, retryPolicy } from '../../src/client/retry-policy.js'
+import { rateLimitDelay, retryDelay, retryPolicy } from '../../src/client/retry-policy.js'
 import { APIConnectionError, APIError, AuthenticationError, InternalServerError, RateLimitError, RateLimiter, type RequestEvent } from '../../src/index.js'
 import { SDK_TARGETS, caught, sdkViaHttp, type SdkTarget } from '../support/sdk-targets.js'
 
@@ -122,8 +122,20 @@ describe('backoff: exponential with jitter, configurable', () => {
     expect(retryDelay(new AuthenticationError(401, 'x', info), 1, policy)).toBeUndefined()
     expect(retryDelay(APIError.from(400, 'x', info), 1, policy)).toBeUndefined()
     expect(retryDelay(new APIConnectionError(info), 1, policy, () => 0)).toBe(50)
-    expect(retryDelay(new RateLimitError(429, 'x', info, { 'retry-after': '2' }), 1, policy)).toBe(2000)
+    expect(retryDelay(new RateLimitError(429, 'x', info, { 'retry-after': '2' }), 1, policy)).toBeUndefined() // 429s have their own bound
     expect(retryDelay(new Error('bug'), 1, policy)).toBeUndefined()
+  })
+
+  test('a 429 waits Retry-After plus up to a quarter of it at random, and never spends the retry limit: the bound is a total wait', () => {
+    const info = { method: 'GET', url: 'u' }
+    const limited = new RateLimitError(429, 'x', info, { 'retry-after': '2' })
+    const tight = retryPolicy({ limit: 0, maxRateLimitWaitMs: 5000 })
+    expect(rateLimitDelay(limited, 0, 1, tight, () => 0)).toBe(2000)
+    expect(rateLimitDelay(limited, 0, 1, tight, () => 0.999999)).toBe(2500)
+    expect(rateLimitDelay(limited, 2000, 2, tight, () => 0)).toBe(2000) // 4000 in all: within 5000
+    expect(rateLimitDelay(limited, 3500, 3, tight, () => 0)).toBeUndefined() // 5500 would pass the bound
+    expect(rateLimitDelay(new RateLimitError(429, 'x', info, { 'retry-after': '120' }), 0, 1, policy)).toBeUndefined() // over maxRetryAfterMs
+    expect(rateLimitDelay(limited, 0, 1, retryPolicy(false))).toBeUndefined()
   })
 
   test('retry: false and retry: 0 switch retries off; a number is the limit', () => {
