@@ -96,8 +96,10 @@ export class RateLimiter {
   /** Requests this limiter lets through per window: the account's rate less what others use. */
   #share: number
   /** Probe slots still unanswered; undefined once the limiter has learned whether others share the account. */
-  #probe: { pending: number; othersMax: number; informed: boolean } | undefined
-  #period = { start: -Infinity, othersMax: 0, limited: false }
+  #probe: { pending: number; sent: number; remainingMin: number; informed: boolean } | undefined
+  #period = { start: -Infinity, remainingMin: Infinity, limited: false }
+  /** The last cut of the share after a 429: when, and how low one window's cuts may go. */
+  #cut = { at: -Infinity, floor: 1 }
   #wake!: { promise: Promise<void>; resolve: () => void }
 
   constructor(options: RateLimiterOptions = {}) {
@@ -136,7 +138,7 @@ export class RateLimiter {
   // Until the first answers say whether anyone else uses the account, half a window: limiters
   // starting together then fill the window between them instead of drawing 429s.
   #startProbe(): void {
-    this.#probe = { pending: 0, othersMax: 0, informed: false }
+    this.#probe = { pending: 0, sent: 0, remainingMin: Infinity, informed: false }
     this.#share = Math.max(1, Math.ceil(this.#limit / 2))
   }
 
@@ -200,7 +202,10 @@ export class RateLimiter {
     let finish!: () => void
     const finished = new Promise<void>((resolve) => (finish = resolve))
     const probe = this.#probe !== undefined
-    if (this.#probe) this.#probe.pending++
+    if (this.#probe) {
+      this.#probe.pending++
+      this.#probe.sent++
+    }
     const slot: Slot = { sent, cold: this.#warm++ < this.perSecond, probe, finished, finish }
     this.#slots.push(slot)
     if (this.#slots.length > this.perSecond) this.#slots.shift()
@@ -214,63 +219,53 @@ export class RateLimiter {
     }
   }
 
-  // Own requests the service counted in the second before `slot` arrived (429s are not counted).
-  #ownBefore(slot: Slot): number {
-    let n = 0
-    for (const other of this.#slots) {
-      if (other === slot) break
-      if (other.sent > slot.sent - this.windowMs && !other.limited) n++
-    }
-    return n
-  }
-
   #learn(slot: Slot, answer: SlotAnswer): void {
     const limit = header(answer.headers, 'ratelimit-limit')
     if (limit !== undefined && Number.isInteger(limit) && limit >= 1 && limit < this.#limit) {
       this.#limit = limit
       this.#setShare(this.#share)
     }
+    const now = this.#now()
     if (answer.status === 429) {
       slot.limited = true
       this.#period.limited = true
-      // What got through in the last window (requests in flight may yet): keep to that.
-      const now = this.#now()
+      // Keep to what got through in the last window (requests in flight may yet), but at most halve
+      // the share of the window's start: one full window must not starve this limiter.
+      const first = now - this.#cut.at > this.windowMs
+      if (first) this.#cut = { at: now, floor: Math.max(1, Math.floor(this.#share / 2)) }
       const through = this.#slots.filter((s) => s.sent > now - this.windowMs && !s.limited).length
-      this.#setShare(Math.min(this.#share - 1, through))
+      this.#setShare(Math.max(this.#cut.floor, Math.min(first ? this.#share - 1 : this.#share, through)))
       const waitMs = (header(answer.headers, 'retry-after') ?? header(answer.headers, 'ratelimit-reset') ?? 1) * 1000
       this.pause(waitMs * (1 + PAUSE_JITTER * this.#random()))
       return
     }
     const remaining = header(answer.headers, 'ratelimit-remaining')
     if (answer.status < 200 || answer.status >= 300 || remaining === undefined) return
-    // The account's window held `limit - remaining` requests when this one was counted; ours are known.
-    const others = Math.max(0, this.#limit - remaining - 1 - this.#ownBefore(slot))
     if (this.#probe) {
+      // The probe's requests left together, so all of them were in the account's window: what the
+      // window held beyond them is others' (the service's clock and ours need not agree on more).
       this.#probe.informed = true
-      this.#probe.othersMax = Math.max(this.#probe.othersMax, others)
+      this.#probe.remainingMin = Math.min(this.#probe.remainingMin, remaining)
       return
     }
-    // Others use more than our share leaves them: hold back now, before the service says 429.
-    if (this.#limit - others < this.#share) this.#setShare(this.#limit - others)
     const period = this.#period
-    period.othersMax = Math.max(period.othersMax, others)
-    const now = this.#now()
+    period.remainingMin = Math.min(period.remainingMin, remaining)
     if (now - period.start < this.windowMs) return
-    const room = this.#limit - period.othersMax - this.#share
-    if (!period.limited && room > 0) {
-      // Alone on the account: take it all. With others: half the room, as they may take it too.
-      this.#setShare(this.#share + (period.othersMax === 0 ? room : Math.ceil(room / 2)))
-    }
-    this.#period = { start: now, othersMax: 0, limited: false }
+    // A whole window in which every answer left room and none was a 429: others leave some unused.
+    // Take half of it, as the others may take the other half.
+    if (!period.limited && period.remainingMin > 0) this.#setShare(this.#share + Math.ceil(period.remainingMin / 2))
+    this.#period = { start: now, remainingMin: Infinity, limited: false }
   }
 
   #endProbeSlot(): void {
     const probe = this.#probe!
     if (--probe.pending > 0) return
     this.#probe = undefined
-    this.#period = { start: this.#now(), othersMax: 0, limited: false }
+    this.#period = { start: this.#now(), remainingMin: Infinity, limited: false }
     // A 429 during the probe has set the share already; otherwise keep to what others leave.
-    if (!this.#slots.some((s) => s.probe && s.limited)) this.#setShare(probe.informed ? this.#limit - probe.othersMax : this.#limit)
+    if (this.#slots.some((s) => s.probe && s.limited)) return
+    const others = probe.informed ? Math.max(0, this.#limit - probe.remainingMin - probe.sent) : 0
+    this.#setShare(this.#limit - others)
   }
 
   /** Holds every request back for `ms` from now, e.g. the `Retry-After` of a 429. */
