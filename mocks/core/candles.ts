@@ -1,12 +1,12 @@
 import type * as z from 'zod/mini'
-import { API_KEY_HEADER, type CandleEndpointName } from '../../src/endpoints.js'
+import { API_KEY_HEADER, type CandleEndpointName } from '../../src/contract/index.js'
 import {
   LIMIT,
   aggregatedOhlcvQuerySchema,
   exchangeOhlcvQuerySchema,
   toValidationIssues,
   type RawQuery,
-} from '../../src/schemas/index.js'
+} from '../../src/contract/index.js'
 import { first, type Series } from '../data/series.js'
 import type { ServiceContext } from './context.js'
 import { takePage } from './paging.js'

@@ -1,5 +1,5 @@
 import type { PairCoverage } from '../../src/schemas/index.js'
-import { aggregatedPairsQuerySchema, exchangePairsQuerySchema, toValidationIssues, type RawQuery } from '../../src/schemas/index.js'
+import { aggregatedPairsQuerySchema, exchangePairsQuerySchema, toValidationIssues, type RawQuery } from '../../src/contract/index.js'
 import type { ServiceContext } from './context.js'
 import { invalid, json } from './respond.js'
 import { isResponse, resolveExchange, resolveInterval, resolveMethod } from './resolve.js'

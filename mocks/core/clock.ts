@@ -1,4 +1,4 @@
-import { parseDateTime } from '../../src/time/index.js'
+import { parseDateTime } from '../../src/contract/index.js'
 import type { TimeInput } from './types.js'
 
 /**

@@ -1,5 +1,5 @@
 import type { KnownInterval, PairCoverage } from '../../src/schemas/index.js'
-import { formatTimestamp } from '../../src/time/index.js'
+import { formatTimestamp } from '../../src/contract/index.js'
 import { aggregatedSeries, type Combine } from '../data/aggregated-series.js'
 import { ommVwapV1 } from '../data/omm-vwap-v1.js'
 import { first, type AggregatedSeries, type CandleStore, type ExchangeSeries, type Series } from '../data/series.js'

@@ -1,14 +1,8 @@
 import type * as z from 'zod/mini'
-import { ENDPOINTS, type EndpointName } from '../../src/endpoints.js'
-import {
-  errorBodySchema,
-  rawQueryOf,
-  responseSchemas,
-  compiled,
-  validationErrorBodySchema,
-  describeIssue,
-  type RawQuery,
-} from '../../src/schemas/index.js'
+import { ENDPOINTS, type EndpointName } from '../../src/contract/index.js'
+import { rawQueryOf, responseSchemas, describeIssue, type RawQuery } from '../../src/contract/index.js'
+import { compiled } from '../../src/schemas/compiled.js'
+import { errorBodySchema, validationErrorBodySchema } from '../../src/schemas/index.js'
 import { accountSchema, apiKeySchema, demoAccounts, demoKeys, demoPlans, planSchema, type Account, type ApiKey, type Plan } from '../data/accounts.js'
 import { defaultDataset } from '../data/default-dataset.js'
 import { explicitStore, type ExplicitDataset } from '../data/explicit-store.js'

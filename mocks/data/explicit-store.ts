@@ -1,7 +1,7 @@
 import * as z from 'zod/mini'
 import type { Asset, Exchange, ExchangeCandle, KnownInterval } from '../../src/schemas/index.js'
 import { INTERVAL_MS, assetSchema, exchangeCandleSchema, exchangeSchema, isKnownInterval } from '../../src/schemas/index.js'
-import { formatTimestamp } from '../../src/time/index.js'
+import { formatTimestamp } from '../../src/contract/index.js'
 import { FixtureError, checkRecords } from './fixture-error.js'
 import { lowerBound, upperBound } from './grid.js'
 import type { CandleStore, ExchangeSeries, Timed } from './series.js'

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini'
 import type { Asset, Exchange, KnownInterval } from '../../src/schemas/index.js'
 import { INTERVALS, INTERVAL_MS, assetSchema, exchangeSchema } from '../../src/schemas/index.js'
-import { parseDateTime } from '../../src/time/index.js'
+import { parseDateTime } from '../../src/contract/index.js'
 import { candleModel, type PairModel } from './candle-model.js'
 import { FixtureError, checkRecords } from './fixture-error.js'
 import { ceilTo, floorTo } from './grid.js'

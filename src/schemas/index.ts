@@ -16,21 +16,3 @@ export {
   type ValidationErrorBody,
   type ErrorBody,
 } from './error-body.js'
-export { LIMIT } from './query-values.js'
-export type { RawParamValue } from './query-param.js'
-export {
-  exchangesQuerySchema,
-  assetsQuerySchema,
-  exchangePairsQuerySchema,
-  aggregatedPairsQuerySchema,
-  exchangeOhlcvQuerySchema,
-  aggregatedOhlcvQuerySchema,
-  type ExchangePairsQuery,
-  type AggregatedPairsQuery,
-  type ExchangeOhlcvQuery,
-  type AggregatedOhlcvQuery,
-} from './queries.js'
-export { toValidationIssues, rawQueryOf, type RawQuery } from './validation-issues.js'
-export { describeIssue } from './describe-issue.js'
-export { responseSchemas, type ResponseOf } from './responses.js'
-export { compiled } from './compiled.js'
