@@ -6,7 +6,8 @@
 // The service
 export { createMockService } from './core/service.js'
 export type { MockService, MockServiceOptions } from './core/service.js'
-export type { MockRequest, MockResponse, HeaderSource, TimeInput } from './core/types.js'
+export type { MockRequest, MockResponse, HeaderSource } from './core/types.js'
+export type { DateInput } from '../src/contract/index.js'
 export type { MockClock } from './core/clock.js'
 export type { FaultQueue, Fault } from './core/faults.js'
 export type { KeyInfo } from './core/key-ring.js'

@@ -6,6 +6,7 @@ import { candleModel, type PairModel } from './candle-model.js'
 import { FixtureError, checkRecords } from './fixture-error.js'
 import { ceilTo, floorTo } from './grid.js'
 import { normalizeGaps, proceduralSeries, type Gap } from './procedural-series.js'
+import { mapKey } from './map-key.js'
 import type { CandleStore, ExchangeSeries } from './series.js'
 
 const instant = z.string().check(z.refine((s) => parseDateTime(s).ok, 'must be an ISO 8601 datetime'))
@@ -63,7 +64,7 @@ export function proceduralStore(dataset: ProceduralDataset): CandleStore {
     const model: PairModel = listing
     for (const interval of INTERVALS) {
       const step = INTERVAL_MS[interval]
-      const key = JSON.stringify([listing.exchange, interval])
+      const key = mapKey(listing.exchange, interval)
       const list = series.get(key) ?? []
       list.push(
         proceduralSeries({
@@ -84,6 +85,6 @@ export function proceduralStore(dataset: ProceduralDataset): CandleStore {
   return {
     exchanges: catalog,
     assets: assets as Asset[],
-    seriesOf: (exchange: string, interval: KnownInterval) => series.get(JSON.stringify([exchange, interval])) ?? [],
+    seriesOf: (exchange: string, interval: KnownInterval) => series.get(mapKey(exchange, interval)) ?? [],
   }
 }
