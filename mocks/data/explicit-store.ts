@@ -1,4 +1,3 @@
-import * as z from 'zod/mini'
 import type { Asset, Exchange, ExchangeCandle, KnownInterval } from '../../src/schemas/index.js'
 import { INTERVAL_MS, assetSchema, exchangeCandleSchema, exchangeSchema, isKnownInterval } from '../../src/schemas/index.js'
 import { formatTimestamp } from '../../src/contract/index.js'
@@ -103,10 +102,3 @@ export function explicitStore(dataset: ExplicitDataset): CandleStore {
     seriesOf: (exchange, interval) => series.get(mapKey(exchange, interval)) ?? [],
   }
 }
-
-/** Schema of an {@link ExplicitDataset}, for callers that load one from JSON. */
-export const explicitDatasetSchema = z.object({
-  exchanges: z.array(exchangeSchema),
-  assets: z.array(assetSchema),
-  candles: z.array(exchangeCandleSchema),
-})

@@ -12,13 +12,13 @@ import type { CandleStore, ExchangeSeries } from './series.js'
 const instant = z.string().check(z.refine((s) => parseDateTime(s).ok, 'must be an ISO 8601 datetime'))
 
 /** An exchange of a procedural dataset, with its outages. */
-export const proceduralExchangeSchema = z.extend(exchangeSchema, {
+const proceduralExchangeSchema = z.extend(exchangeSchema, {
   /** Periods without data: no candle has its `close_ts` in `[from, to)`. */
   outages: z.optional(z.array(z.object({ from: instant, to: instant }))),
 })
 
 /** One pair listed on one exchange of a procedural dataset. */
-export const proceduralListingSchema = z.object({
+const proceduralListingSchema = z.object({
   exchange: z.string(),
   base: z.string(),
   quote: z.string(),
@@ -30,7 +30,7 @@ export const proceduralListingSchema = z.object({
 })
 
 /** A dataset defined by rules instead of rows: candles are computed on demand, never stored. */
-export const proceduralDatasetSchema = z.object({
+const proceduralDatasetSchema = z.object({
   exchanges: z.array(proceduralExchangeSchema),
   assets: z.array(assetSchema),
   listings: z.array(proceduralListingSchema),

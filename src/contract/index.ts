@@ -16,6 +16,6 @@ export { toValidationIssues, rawQueryOf, type RawQuery } from './validation-issu
 export { describeIssue } from './describe-issue.js'
 export { responseSchemas, type ResponseOf } from './responses.js'
 export type { DateInput } from './date-input.js'
-export { parseDateTime, type DateTimeParseResult } from './parse-datetime.js'
-export { formatTimestamp, formatInstant } from './format-timestamp.js'
+export { parseDateTime } from './parse-datetime.js'
+export { formatTimestamp } from './format-timestamp.js'
 export { parseDuration, describeDuration } from './duration.js'

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createMockService } from '../../mocks/core/index.js'
+import { createMockService } from '../../mocks/index.js'
 import { formatTimestamp } from '../../src/contract/index.js'
 import { EXPLICIT_NOW, HOUR, T0, explicitDataset } from '../support/fixtures.js'
 import { ENTERPRISE, TRANSPORTS, qs, type Transport } from '../support/transports.js'
