@@ -1,6 +1,3 @@
-import type { EndpointName } from '../endpoints.js'
-import { InvalidParamsError } from '../errors/index.js'
-import { formatInstant } from '../time/index.js'
 import {
   aggregatedOhlcvQuerySchema,
   aggregatedPairsQuerySchema,
@@ -9,11 +6,13 @@ import {
   exchangesQuerySchema,
   assetsQuerySchema,
   toValidationIssues,
-  type ValidationIssue,
-} from '../schemas/index.js'
+  type EndpointName,
+} from '../contract/index.js'
+import { InvalidParamsError } from '../errors/index.js'
+import type { ValidationIssue } from '../schemas/index.js'
 
-/** A time as a `Date`, epoch milliseconds, or an ISO 8601 string (decision D5's grammar). */
-export type DateInput = Date | number | string
+// One DateInput for the SDK and the reference service.
+export type { DateInput } from '../contract/index.js'
 
 const QUERY_SCHEMAS = {
   exchanges: exchangesQuerySchema,
@@ -29,7 +28,7 @@ const TIME_PARAMS = new Set(['start', 'end'])
 function timeToWire(name: string, value: unknown): string | ValidationIssue {
   if (typeof value === 'string') return value
   const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Number.NaN
-  if (Number.isFinite(ms) && Math.abs(ms) <= 8.64e15) return formatInstant(ms)
+  if (Number.isFinite(ms) && Math.abs(ms) <= 8.64e15) return new Date(ms).toISOString()
   const error = value instanceof Date ? 'invalid Date' : typeof value === 'number' ? 'not a finite epoch millisecond value' : `expected a Date, epoch milliseconds or an ISO 8601 string, got ${typeof value}`
   return { type: 'datetime_from_date_parsing', loc: ['query', name], msg: `Input should be a valid datetime or date, ${error}`, input: value instanceof Date ? String(value) : value, ctx: { error } }
 }

@@ -1,5 +1,5 @@
 import ky, { type KyInstance } from 'ky'
-import { API_KEY_HEADER, DEFAULT_BASE_URL, ENDPOINTS, type EndpointName } from '../endpoints.js'
+import { API_KEY_HEADER, DEFAULT_BASE_URL, ENDPOINTS, describeIssue, responseSchemas, type EndpointName, type ResponseOf } from '../contract/index.js'
 import {
   APIConnectionError,
   APIError,
@@ -10,7 +10,8 @@ import {
 } from '../errors/index.js'
 import { abortError, sleep, throwIfAborted } from '../internal/abort.js'
 import type { RateLimiter, ReleaseSlot } from '../rate-limit/rate-limiter.js'
-import { compiled, describeIssue, responseSchemas, type ResponseOf, type ValidationIssue } from '../schemas/index.js'
+import { compiled } from '../schemas/compiled.js'
+import type { ValidationIssue } from '../schemas/index.js'
 import type { ClientHooks, RequestEvent } from './hooks.js'
 import type { LevelLogger } from './logger.js'
 import { redact, safeCause } from './redact.js'

@@ -1,6 +1,5 @@
 import * as z from 'zod/mini'
 import { PaginationError } from '../errors/index.js'
-import { formatInstant } from '../time/index.js'
 
 /**
  * Where a walk goes on: a plain-JSON value, safe to store and to send across processes. Its `query`
@@ -35,7 +34,8 @@ export interface CandlePage<C> {
 export function withAnchor(cursor: PageCursor, bound: 'start' | 'end', ms: number | undefined): PageCursor {
   const query = { ...cursor.query }
   if (ms === undefined) delete query[bound]
-  else query[bound] = formatInstant(ms)
+  // ISO 8601 with milliseconds: the service's own output format (whole seconds) cannot say "+1 ms".
+  else query[bound] = new Date(ms).toISOString()
   return { ...cursor, query }
 }
 
