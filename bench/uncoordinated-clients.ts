@@ -17,7 +17,7 @@ export const LATENCY_MS = 100
 export const RATE_TARGET = 9
 export const SHARE_429_TARGET = 0.1
 /** Pages walked in all by each configuration, split evenly between its clients. */
-const TOTAL_PAGES = 120
+const TOTAL_PAGES = 240
 const CLIENT_COUNTS = [1, 2, 4] as const
 const START_MS = Date.UTC(2020, 0, 1)
 const KEYS = ['demo-enterprise-key', 'demo-enterprise-key-2']

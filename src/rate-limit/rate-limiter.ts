@@ -29,7 +29,8 @@ interface Slot {
   /** First requests after start or an idle spell travel on new connections: their delay is unknown. */
   readonly cold: boolean
   /** Sent while the limiter was still learning whether the account is shared. */
-  readonly probe: boolean
+  /** Its place among the probe's requests (0, 1, ...), or -1 when sent after the probe. */
+  readonly probe: number
   completed?: number
   /** Answered 429: the service did not count it. */
   limited?: boolean
@@ -42,6 +43,9 @@ const IDLE_MS = 4000
 
 /** Share of a 429's wait added at random, so clients that met one 429 do not all resume together. */
 const PAUSE_JITTER = 0.25
+
+/** The longest a window is stretched when one request per window still draws 429s. */
+const MAX_STRETCH = 8
 
 function header(headers: Headers | Record<string, string>, name: string): number | undefined {
   const raw = headers instanceof Headers ? headers.get(name) : (headers[name] ?? headers[name.toLowerCase()])
@@ -65,14 +69,18 @@ function header(headers: Headers | Record<string, string>, name: string): number
  * requests land in one sliding second.
  *
  * **Other processes on the same account.** A limiter cannot see requests it did not send, but the
- * service tells it: every answer carries `RateLimit-Remaining`, from which the limiter works out how
- * many requests others made in the same second, and keeps to the rest (its *share*, at most
- * `perSecond`). It starts with half a window and opens the whole window at once when the answers
- * show nobody else; with others, it takes half of the room it sees, once a second, so two limiters
- * do not both grab the same room. A 429 lowers the share to what got through, and holds every
- * request back for `Retry-After` plus up to a quarter of it at random, so limiters that met the same
- * full window do not resume in lockstep. Several uncoordinated limiters of one account so settle on
- * the account's rate together.
+ * service's answers tell it (`RateLimit-Limit`, `RateLimit-Remaining`, `Retry-After`). It keeps to
+ * a *share* of the account's rate (at most `perSecond`):
+ * - it starts with a quarter of a window, the last of those requests sent after a first answer, and
+ *   reads from `RateLimit-Remaining` how many requests others made meanwhile: nobody, and it opens
+ *   the whole window; others, and it takes half the room they left (they may take the other half);
+ * - a window in which every answer still left room, and none was a 429, raises the share by half
+ *   that room (all of it when the room shows nobody else);
+ * - a 429 lowers the share to what got through in the last window (at most halving it per window);
+ *   one request per window still refused stretches the window (two, four, up to eight seconds);
+ * - a `Retry-After` longer than the window (a quota, a service in trouble) holds every request back
+ *   for that long, plus up to a quarter of it at random so limiters do not resume in lockstep.
+ * Uncoordinated limiters of one account so settle on the account's rate between them.
  *
  * @example
  * const limiter = new RateLimiter({ perSecond: 10 })
@@ -91,15 +99,19 @@ export class RateLimiter {
   #lastSent = -Infinity
   #pausedUntil = 0
   #queue: Promise<void> = Promise.resolve()
+  /** Callers waiting for a slot. */
+  #queued = 0
   /** The account's rate as the service states it (`RateLimit-Limit`), never above `perSecond`. */
   #limit: number
   /** Requests this limiter lets through per window: the account's rate less what others use. */
   #share: number
   /** Probe slots still unanswered; undefined once the limiter has learned whether others share the account. */
-  #probe: { pending: number; sent: number; remainingMin: number; informed: boolean } | undefined
+  #probe: { size: number; pending: number; sent: number; answered: number; last: number; lastRemaining: number | undefined } | undefined
   #period = { start: -Infinity, remainingMin: Infinity, limited: false }
   /** The last cut of the share after a 429: when, and how low one window's cuts may go. */
   #cut = { at: -Infinity, floor: 1 }
+  /** How many windows one share lasts: above 1 when even one request per window draws 429s. */
+  #stretch = 1
   #wake!: { promise: Promise<void>; resolve: () => void }
 
   constructor(options: RateLimiterOptions = {}) {
@@ -138,8 +150,9 @@ export class RateLimiter {
   // Until the first answers say whether anyone else uses the account, half a window: limiters
   // starting together then fill the window between them instead of drawing 429s.
   #startProbe(): void {
-    this.#probe = { pending: 0, sent: 0, remainingMin: Infinity, informed: false }
-    this.#share = Math.max(1, Math.ceil(this.#limit / 2))
+    const size = Math.max(1, Math.ceil(this.#limit / 4))
+    this.#probe = { size, pending: 0, sent: 0, answered: 0, last: -1, lastRemaining: undefined }
+    this.#share = size
   }
 
   #setShare(share: number): void {
@@ -153,7 +166,7 @@ export class RateLimiter {
   #freeAt(slot: Slot): number | undefined {
     if (slot.completed === undefined) return undefined
     const arrival = slot.cold ? slot.completed : Math.max(slot.sent, slot.completed - this.#minRoundTrip)
-    return arrival + this.windowMs
+    return arrival + this.windowMs * this.#stretch
   }
 
   /** The slot the next request must wait for, if the window is full. */
@@ -170,6 +183,8 @@ export class RateLimiter {
     const slot = this.#blocking()
     const freeAt = slot === undefined ? now : this.#freeAt(slot)
     if (freeAt === undefined) return Infinity
+    const probe = this.#probe
+    if (probe && probe.size > 1 && probe.sent === probe.size - 1 && probe.answered === 0) return Infinity
     return Math.max(0, freeAt - now, this.#pausedUntil - now)
   }
 
@@ -178,14 +193,19 @@ export class RateLimiter {
    * are served in arrival order; an aborted caller leaves the line without taking a slot.
    */
   acquire(signal?: AbortSignal): Promise<ReleaseSlot> {
+    this.#queued++
     const turn = this.#queue.then(async () => {
       for (let wait = this.delay(); wait > 0; wait = this.delay()) {
         const wake = this.#wake.promise
-        if (wait === Infinity) await abortable(Promise.race([this.#blocking()!.finished, wake]), signal)
+        if (wait === Infinity) await abortable(Promise.race([this.#blocking()?.finished ?? wake, wake]), signal)
         else await wakeableSleep(wait, wake, signal)
       }
       return this.#take()
     })
+    turn.then(
+      () => this.#queued--,
+      () => this.#queued--,
+    )
     // The next caller waits for this one to finish, whether it got its slot or gave up.
     this.#queue = turn.then(() => {}, () => {})
     return turn
@@ -197,15 +217,13 @@ export class RateLimiter {
       this.#warm = 0
       // Who else uses the account may have changed meanwhile: learn it again.
       if (this.#probe === undefined) this.#startProbe()
+      this.#stretch = 1
     }
     this.#lastSent = sent
     let finish!: () => void
     const finished = new Promise<void>((resolve) => (finish = resolve))
-    const probe = this.#probe !== undefined
-    if (this.#probe) {
-      this.#probe.pending++
-      this.#probe.sent++
-    }
+    const probe = this.#probe ? this.#probe.sent++ : -1
+    if (this.#probe) this.#probe.pending++
     const slot: Slot = { sent, cold: this.#warm++ < this.perSecond, probe, finished, finish }
     this.#slots.push(slot)
     if (this.#slots.length > this.perSecond) this.#slots.shift()
@@ -214,7 +232,7 @@ export class RateLimiter {
       slot.completed = this.#now()
       this.#minRoundTrip = Math.min(this.#minRoundTrip, slot.completed - slot.sent)
       if (answer) this.#learn(slot, answer)
-      if (slot.probe && this.#probe) this.#endProbeSlot()
+      if (slot.probe >= 0 && this.#probe) this.#endProbeSlot()
       slot.finish()
     }
   }
@@ -234,38 +252,55 @@ export class RateLimiter {
       const first = now - this.#cut.at > this.windowMs
       if (first) this.#cut = { at: now, floor: Math.max(1, Math.floor(this.#share / 2)) }
       const through = this.#slots.filter((s) => s.sent > now - this.windowMs && !s.limited).length
-      this.#setShare(Math.max(this.#cut.floor, Math.min(first ? this.#share - 1 : this.#share, through)))
-      const waitMs = (header(answer.headers, 'retry-after') ?? header(answer.headers, 'ratelimit-reset') ?? 1) * 1000
-      this.pause(waitMs * (1 + PAUSE_JITTER * this.#random()))
+      const wanted = Math.min(first ? this.#share - 1 : this.#share, through)
+      // Below one request per window: one per two windows, four, at most eight.
+      if (wanted < 1 && this.#share === 1 && first) this.#stretch = Math.min(MAX_STRETCH, this.#stretch * 2)
+      this.#setShare(Math.max(this.#cut.floor, wanted))
+      // A wait of one window is the sliding second itself, which the cut above answers: pausing
+      // everything for it would leave the window to other clients, who grow into it, and the cycle
+      // repeats. A longer wait (a quota, a service in trouble) holds every request back, with jitter.
+      const waitMs = (header(answer.headers, 'retry-after') ?? header(answer.headers, 'ratelimit-reset') ?? 0) * 1000
+      if (waitMs > this.windowMs) this.pause(waitMs * (1 + PAUSE_JITTER * this.#random()))
       return
     }
     const remaining = header(answer.headers, 'ratelimit-remaining')
     if (answer.status < 200 || answer.status >= 300 || remaining === undefined) return
     if (this.#probe) {
-      // The probe's requests left together, so all of them were in the account's window: what the
-      // window held beyond them is others' (the service's clock and ours need not agree on more).
-      this.#probe.informed = true
-      this.#probe.remainingMin = Math.min(this.#probe.remainingMin, remaining)
+      // The probe's requests are all in the account's window: what the window held beyond them is
+      // others'. The latest one left after a first answer, so others who started with us show in it.
+      if (slot.probe > this.#probe.last) [this.#probe.last, this.#probe.lastRemaining] = [slot.probe, remaining]
       return
     }
     const period = this.#period
     period.remainingMin = Math.min(period.remainingMin, remaining)
     if (now - period.start < this.windowMs) return
-    // A whole window in which every answer left room and none was a 429: others leave some unused.
-    // Take half of it, as the others may take the other half.
-    if (!period.limited && period.remainingMin > 0) this.#setShare(this.#share + Math.ceil(period.remainingMin / 2))
+    // A whole window in which every answer left room and none was a 429. Nobody else at all: take
+    // the window. Others: half of the room, as they may take the other half.
+    const room = period.remainingMin
+    if (!period.limited && room > 0) {
+      if (room >= this.#limit - this.#share) [this.#stretch, this.#share] = [1, this.#share]
+      if (this.#stretch > 1) {
+        this.#stretch /= 2
+        this.#wakeWaiters()
+      } else this.#setShare(room >= this.#limit - this.#share ? this.#limit : this.#share + Math.ceil(room / 2))
+    }
     this.#period = { start: now, remainingMin: Infinity, limited: false }
   }
 
   #endProbeSlot(): void {
     const probe = this.#probe!
-    if (--probe.pending > 0) return
+    probe.answered++
+    // The probe's last request waits for a first answer (see delay): let it go.
+    if (probe.answered === 1) this.#wakeWaiters()
+    if (--probe.pending > 0 || (probe.sent < probe.size && this.#queued > 0)) return
     this.#probe = undefined
     this.#period = { start: this.#now(), remainingMin: Infinity, limited: false }
     // A 429 during the probe has set the share already; otherwise keep to what others leave.
-    if (this.#slots.some((s) => s.probe && s.limited)) return
-    const others = probe.informed ? Math.max(0, this.#limit - probe.remainingMin - probe.sent) : 0
-    this.#setShare(this.#limit - others)
+    if (this.#slots.some((s) => s.probe >= 0 && s.limited)) return
+    const own = probe.last + 1
+    const others = probe.lastRemaining === undefined ? 0 : Math.max(0, this.#limit - probe.lastRemaining - own)
+    // Alone: the whole window. With others: half of the room they left, as they may take it too.
+    this.#setShare(others === 0 ? this.#limit : own + Math.ceil((this.#limit - others - own) / 2))
   }
 
   /** Holds every request back for `ms` from now, e.g. the `Retry-After` of a 429. */

@@ -59,17 +59,30 @@ describe.each(SDK_TARGETS)('retries, via %s', (_name, connect) => {
     expect(target.sent).toHaveLength(1)
   })
 
-  test('429 is retried after Retry-After, and the limiter holds every request back meanwhile', async () => {
-    target.service.faults.add({ path: '/v1/exchange_ohlcv', status: 429, body: { detail: 'Rate limit exceeded: 10 requests per second' }, headers: { 'retry-after': '1' } })
+  test('429 is retried after Retry-After; a Retry-After longer than one window holds every request of the limiter back meanwhile', async () => {
+    target.service.faults.add({ path: '/v1/exchange_ohlcv', status: 429, body: { detail: 'Rate limit exceeded: 10 requests per second' }, headers: { 'retry-after': '2' } })
     const limiter = new RateLimiter()
     const client = target.client({ apiKey: KEY, retry: FAST, rateLimit: limiter })
     const started = performance.now()
     const first = client.exchangeOhlcv(BTC)
     await new Promise((resolve) => setTimeout(resolve, 50))
-    expect(limiter.delay()).toBeGreaterThan(800) // paused by the 429 for everyone sharing it
+    expect(limiter.delay()).toBeGreaterThan(1800) // paused by the 429 for everyone sharing it
     await first
-    expect(performance.now() - started).toBeGreaterThanOrEqual(950)
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1950)
     expect(target.sent).toHaveLength(2)
+    expect(target.service.usage().acct_enterprise).toBe(1)
+  })
+
+  test('a 429 of one window (Retry-After: 1) lowers the limiter share instead of pausing it; the call itself waits Retry-After', async () => {
+    target.service.faults.add({ path: '/v1/exchange_ohlcv', status: 429, headers: { 'retry-after': '1', 'ratelimit-limit': '10', 'ratelimit-remaining': '0', 'ratelimit-reset': '1' } })
+    const limiter = new RateLimiter()
+    const atRetry: Array<{ share: number }> = []
+    const client = target.client({ apiKey: KEY, retry: FAST, rateLimit: limiter, hooks: { onRetry: () => atRetry.push({ share: limiter.share }) } })
+    const started = performance.now()
+    await client.exchangeOhlcv(BTC)
+    expect(performance.now() - started).toBeGreaterThanOrEqual(950)
+    expect(atRetry).toHaveLength(1)
+    expect(atRetry[0]!.share).toBeLessThan(10)
     expect(target.service.usage().acct_enterprise).toBe(1)
   })
 
