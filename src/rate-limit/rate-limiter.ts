@@ -197,7 +197,11 @@ export class RateLimiter {
     const turn = this.#queue.then(async () => {
       for (let wait = this.delay(); wait > 0; wait = this.delay()) {
         const wake = this.#wake.promise
-        if (wait === Infinity) await abortable(Promise.race([this.#blocking()?.finished ?? wake, wake]), signal)
+        if (wait === Infinity) {
+          // Waiting for a request in flight, or for the probe's first answer (which wakes waiters).
+          const slot = this.#blocking()
+          await abortable(Promise.race([slot !== undefined && slot.completed === undefined ? slot.finished : wake, wake]), signal)
+        }
         else await wakeableSleep(wait, wake, signal)
       }
       return this.#take()

@@ -116,6 +116,22 @@ describe('the client-side rate limiter mirrors the service sliding window (D7)',
     expect(next.share).toBeLessThanOrEqual(4)
   })
 
+  test('after an idle spell the limiter probes again; the probe waiting for its first answer waits, it does not spin', async () => {
+    let now = 0
+    const limiter = new RateLimiter({ perSecond: 8, marginMs: 0, now: () => now })
+    for (let i = 0; i < 8; i++) (await limiter.acquire())()
+    now += 5000 // idle: who else uses the account may have changed
+    const first = await limiter.acquire() // a probe of 2: one now, one after a first answer
+    let second = false
+    const pending = limiter.acquire().then((release) => ((second = true), release))
+    for (let i = 0; i < 50; i++) await Promise.resolve()
+    expect(second).toBe(false)
+    expect(limiter.delay()).toBe(Infinity)
+    first({ status: 200, headers: { 'ratelimit-remaining': '7' } })
+    await pending
+    expect(second).toBe(true)
+  })
+
   test('pause holds every request back', () => {
     let now = 0
     const limiter = new RateLimiter({ now: () => now })
