@@ -6,6 +6,8 @@ import { measureRateLimitedWalks, reportRateLimitedWalks } from './rate-limited-
 import { measureSdkCpuCost, reportSdkCpuCost } from './sdk-cpu-cost.js'
 import { measureServerThroughput, reportServerThroughput } from './server-throughput.js'
 import { verdict } from './stats.js'
+import { measureUncoordinatedClients, reportUncoordinatedClients } from './uncoordinated-clients.js'
+import { measureCandleWalkCpu, reportCandleWalkCpu } from './candle-walk-cpu.js'
 
 const benchStarted = performance.now()
 console.log(`market-candles bench (node ${process.version}, ${process.platform}/${process.arch})`)
@@ -39,6 +41,8 @@ const passed = [
   await section(measureServerThroughput, reportServerThroughput),
   await section(measureSdkCpuCost, reportSdkCpuCost),
   await section(measureRateLimitedWalks, reportRateLimitedWalks),
+  await section(measureUncoordinatedClients, reportUncoordinatedClients),
+  await section(measureCandleWalkCpu, reportCandleWalkCpu),
   await section(measureMemoryWalks, reportMemoryWalks),
 ]
 const ok = passed.every(Boolean)
