@@ -17,11 +17,19 @@ export type EndpointName = keyof typeof ENDPOINTS
 /** The two authenticated candle endpoints. */
 export type CandleEndpointName = 'exchange_ohlcv' | 'aggregated_ohlcv'
 
-/** The header that carries the API key (docs/contract.md#authentication). */
+/**
+ * The header that carries the API key. The client sets it for you; use it when you call the service
+ * with your own HTTP code.
+ * @example
+ * await fetch(url, { headers: { [API_KEY_HEADER]: process.env.MARKET_CANDLES_API_KEY! } })
+ */
 export const API_KEY_HEADER = 'X-API-Key'
 
 /**
  * The base URL used when none is given. It is a reserved `.example` name, never a live host:
  * point the SDK at your deployment with `baseUrl`; the mocks intercept this URL by default.
+ * @example
+ * const mock = setupMockService() // from 'market-candles/mocks/node': serves DEFAULT_BASE_URL
+ * const client = createClient({ apiKey: 'demo-pro-key', baseUrl: DEFAULT_BASE_URL })
  */
 export const DEFAULT_BASE_URL = 'https://api.market-candles.example'
