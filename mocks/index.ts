@@ -14,11 +14,11 @@ export type { KeyInfo } from './core/key-ring.js'
 
 // Fixtures: the default dataset and demo accounts, your own rows or rules, and the error a bad record throws
 export { defaultDataset } from './data/default-dataset.js'
-export { demoPlans, demoAccounts, demoKeys } from './data/accounts.js'
+export { demoPlans, demoAccounts, demoKeys, planSchema, accountSchema, apiKeySchema } from './data/accounts.js'
 export type { Plan, Account, ApiKey } from './data/accounts.js'
 export { explicitStore } from './data/explicit-store.js'
 export type { ExplicitDataset } from './data/explicit-store.js'
-export { proceduralStore } from './data/procedural-store.js'
+export { proceduralStore, proceduralDatasetSchema } from './data/procedural-store.js'
 export type { ProceduralDataset } from './data/procedural-store.js'
 export { FixtureError } from './data/fixture-error.js'
 export type { CandleStore, Series, ExchangeSeries, AggregatedSeries, Timed } from './data/series.js'
