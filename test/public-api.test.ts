@@ -87,8 +87,9 @@ const PUBLIC_RUNTIME_EXPORTS: Record<string, readonly string[]> = {
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const pkg = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8'))
+// The JavaScript entry points (data files such as ./package.json export no names).
 const ENTRIES = Object.keys(pkg.exports)
-  .filter((k) => k !== './package.json')
+  .filter((k) => !k.endsWith('.json'))
   .map((k) => k.replace(/^\./, 'market-candles'))
 
 const node = (args: string[]) => execFileSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8' })
