@@ -1,6 +1,6 @@
 /**
- * The one table `npm run bench` ends with: a row per figure, with its goal and verdict. A section adds
- * rows by returning them from its measurement: `{ rows: BenchRow[] }` (see run.ts).
+ * The one table `npm run bench` ends with: a row per figure, with its goal and verdict. A section
+ * hands its rows to run.ts from its result (see `define` there).
  */
 
 /**
