@@ -1,1 +1,1 @@
-export { startMockServer, createRequestListener, type MockServerOptions, type RunningMockServer } from './http-server.js'
+export { startMockServer, createRequestListener, answerParserErrors, type MockServerOptions, type RunningMockServer } from './http-server.js'
