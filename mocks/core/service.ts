@@ -20,6 +20,7 @@ import * as candles from './candles.js'
 import { createClock, type MockClock } from './clock.js'
 import type { ServiceContext } from './context.js'
 import { FaultQueue } from './faults.js'
+import { OPENAPI_PATH, openApiRoute } from './openapi-route.js'
 import { KeyRing, hintOf, type KeyInfo } from './key-ring.js'
 import { RateLimiter } from './rate-limiter.js'
 import { fail } from './respond.js'
@@ -169,6 +170,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     async handle(request) {
       await ready
       const url = parseUrl(request.url)
+      if (url?.pathname === OPENAPI_PATH) return openApiRoute(request.method)
       const endpoint = url && BY_PATH.get(url.pathname)
       if (!url || !endpoint) return fail(404, 'Not Found')
       if (request.method !== 'GET') return fail(405, 'Method Not Allowed', { allow: 'GET' })
