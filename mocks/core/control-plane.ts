@@ -1,5 +1,5 @@
 import * as z from 'zod/mini'
-import { formatInstant, parseDateTime } from '../../src/time/index.js'
+import { parseDateTime } from '../../src/contract/index.js'
 import { toEpochMs } from './clock.js'
 import { bodyIssues } from './body-issues.js'
 import { faultSchema } from './faults.js'
@@ -53,7 +53,7 @@ function parseBody<S extends z.ZodMiniType>(schema: S, text: string): { data: z.
   return result.success ? { data: result.data } : { error: invalid(bodyIssues(result.error.issues, body)) }
 }
 
-const clockBody = (service: MockService) => json(200, { now: formatInstant(service.clock.now()) })
+const clockBody = (service: MockService) => json(200, { now: new Date(service.clock.now()).toISOString() })
 
 const ROUTES: Record<string, Record<string, Handler>> = {
   '/_mock/usage': { GET: (service) => json(200, service.usage()) },

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini'
-import { describeIssue } from '../../src/schemas/index.js'
+import { describeIssue } from '../../src/contract/index.js'
 import type { MockResponse } from './types.js'
 import { json } from './respond.js'
 
@@ -62,11 +62,6 @@ export class FaultQueue {
   /** The faults not yet used up, in the order they apply (copies). */
   list(): PendingFault[] {
     return this.#faults.map((f) => ({ ...f }))
-  }
-
-  /** Faults not yet used up. */
-  get pending(): number {
-    return this.#faults.reduce((n, f) => n + f.times, 0)
   }
 
   /** Drops every queued fault. */

@@ -1,5 +1,5 @@
 import { buildOpenApiDocument } from '../../src/openapi/index.js'
-import { fail, json } from './respond.js'
+import { json } from './respond.js'
 import type { MockResponse } from './types.js'
 
 /** Where every adapter serves the OpenAPI document. */
@@ -9,10 +9,9 @@ let document: Record<string, unknown> | undefined
 
 /**
  * `GET /openapi.json`: the service's OpenAPI 3.1 document. Public (no key), never counted, never
- * rate limited; another method is a 405 like on any known path.
+ * rate limited.
  */
-export function openApiRoute(method: string): MockResponse {
-  if (method !== 'GET') return fail(405, 'Method Not Allowed', { allow: 'GET' })
+export function openApiDocument(): MockResponse {
   // Built on first use: most test suites never ask for it.
   document ??= buildOpenApiDocument()
   return json(200, document)

@@ -42,7 +42,9 @@ const EMPTY = Buffer.alloc(0)
 
 function send(res: ServerResponse, answer: MockResponse, pool: BytePool): void {
   // The parser refused the rest of this connection's bytes and already answered (see client-error.ts).
-  if (res.socket === null || !res.socket.writable) return
+  // (res.socket is null while a pipelined response waits its turn: the request's socket is the one to ask.)
+  const socket = res.req.socket
+  if (!socket || socket.destroyed || socket.writableEnded) return
   // Encoded once: the length and the bytes written come from the same buffer.
   const body = answer.status === 204 ? EMPTY : encodeJson(answer.body, pool)
   res.writeHead(answer.status, { ...CORS, ...answer.headers, 'content-length': body.length })
@@ -52,16 +54,25 @@ function send(res: ServerResponse, answer: MockResponse, pool: BytePool): void {
 
 const TOO_LARGE = json(413, { detail: `Request body too large: the /_mock endpoints take at most ${MAX_CONTROL_BODY} bytes` })
 
-/** Reads a control request's body as text, or undefined past {@link MAX_CONTROL_BODY} bytes. */
-async function readBody(req: IncomingMessage): Promise<string | undefined> {
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size > MAX_CONTROL_BODY) return undefined
-    chunks.push(chunk)
-  }
-  return Buffer.concat(chunks).toString('utf8')
+/**
+ * Reads a control request's body as text, or undefined past {@link MAX_CONTROL_BODY} bytes (the rest
+ * is drained and dropped, so the answer still reaches the client).
+ */
+function readBody(req: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= MAX_CONTROL_BODY) return void chunks.push(chunk)
+      req.off('data', onData)
+      req.resume()
+      resolve(undefined)
+    }
+    req.on('data', onData)
+    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    req.once('error', reject)
+  })
 }
 
 /**

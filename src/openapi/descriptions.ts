@@ -1,5 +1,4 @@
-import type { EndpointName } from '../endpoints.js'
-import { LIMIT } from '../schemas/index.js'
+import { LIMIT, type EndpointName } from '../contract/index.js'
 
 /*
  * The words of the OpenAPI document: the rules of the contract (docs/contract.md), said where a

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini'
-import { DEFAULT_METHOD, INTERVALS, LIMIT, METHODS } from '../schemas/index.js'
+import { LIMIT } from '../contract/index.js'
+import { DEFAULT_METHOD, INTERVALS, METHODS } from '../schemas/index.js'
 import { inlineSchema, type JsonSchema, type SchemaMeta } from './json-schema.js'
 
 /** An OpenAPI parameter object. */

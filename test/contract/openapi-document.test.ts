@@ -1,12 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { compileErrors, validate } from '@readme/openapi-parser'
 import { describe, expect, test } from 'vitest'
-import { ENDPOINTS, type EndpointName } from '../../src/endpoints.js'
-import { buildOpenApiDocument } from '../../src/openapi/index.js'
 import {
-  INTERVALS,
+  ENDPOINTS,
   LIMIT,
-  METHODS,
   aggregatedOhlcvQuerySchema,
   aggregatedPairsQuerySchema,
   assetsQuerySchema,
@@ -14,7 +11,10 @@ import {
   exchangePairsQuerySchema,
   exchangesQuerySchema,
   toValidationIssues,
-} from '../../src/schemas/index.js'
+  type EndpointName,
+} from '../../src/contract/index.js'
+import { buildOpenApiDocument } from '../../src/openapi/index.js'
+import { INTERVALS, METHODS } from '../../src/schemas/index.js'
 import { PRO, TRANSPORTS } from '../support/transports.js'
 
 const FILE = new URL('../../docs/openapi.json', import.meta.url)

@@ -1,6 +1,0 @@
-export { createMockService, type MockService, type MockServiceOptions } from './service.js'
-export { createClock, toEpochMs, type MockClock } from './clock.js'
-export { FaultQueue, faultSchema, type Fault, type PendingFault } from './faults.js'
-export { clockUpdateSchema, type ClockUpdate } from './control-plane.js'
-export type { KeyInfo } from './key-ring.js'
-export type { MockRequest, MockResponse, HeaderSource, TimeInput } from './types.js'
