@@ -39,8 +39,9 @@ export function bodyIssues(issues: readonly z.core.$ZodIssue[], body: unknown): 
       case 'too_big':
         return [{ type: 'less_than_equal', loc, msg: `Input should be less than or equal to ${String(issue.maximum)}`, input, ctx: { le: Number(issue.maximum) } }]
       default: {
-        const params = (issue.code === 'custom' ? issue.params : undefined) as { type?: string } | undefined
-        return [{ type: params?.type ?? 'value_error', loc, msg: `Value error, ${issue.message}`, input: input ?? null }]
+        const type = ((issue.code === 'custom' ? issue.params : undefined) as { type?: string } | undefined)?.type ?? 'value_error'
+        // pydantic prefixes only its value errors ("Value error, ..."); typed issues carry their own message.
+        return [{ type, loc, msg: type === 'value_error' ? `Value error, ${issue.message}` : issue.message, input: input ?? null }]
       }
     }
   })
