@@ -31,7 +31,7 @@ export const faultSchema = z.strictObject({
   /** How many matching requests it applies to. @default 1 */
   times: z.optional(z.int().check(z.gte(1))),
 })
-/** A fault to inject (see {@link faultSchema}). */
+/** A fault to inject: the next `times` requests matching `path` get this answer instead of the service's. */
 export type Fault = z.infer<typeof faultSchema>
 
 /** A queued fault as listed: its id, its fields, and how many matching requests it still applies to. */
