@@ -1,6 +1,9 @@
 import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startMockServer, type RunningMockServer } from '../../mocks/server/index.js'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createMockService } from '../../mocks/index.js'
+import { answerParserErrors, createRequestListener, startMockServer, type RunningMockServer } from '../../mocks/server/index.js'
 
 /** Sends raw bytes; resolves with everything the server wrote once it closes the connection. */
 function raw(url: string, data: string | Buffer): Promise<{ status: number; headers: Record<string, string>; body: string; closed: boolean }> {
@@ -72,4 +75,21 @@ describe('every answer is JSON, even for requests the HTTP parser refuses (contr
     expect(res.status).toBe(200)
     expect(server.service.usage().acct_pro).toBe(0)
   })
+})
+
+test('answerParserErrors gives a server of your own, mounting createRequestListener, the same JSON answers', async () => {
+  const service = createMockService()
+  const server = createServer(createRequestListener(service))
+  answerParserErrors(server, service)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  try {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    const lower = await raw(url, 'get /v1/assets HTTP/1.1\r\nHost: x\r\n\r\n')
+    expect([lower.status, JSON.parse(lower.body), lower.headers.allow]).toEqual([405, { detail: 'Method Not Allowed' }, 'GET'])
+    const version = await raw(url, 'GET /v1/assets HTTP/9.9\r\nHost: x\r\n\r\n')
+    expect([version.status, version.headers['content-type']]).toEqual([400, 'application/json'])
+  } finally {
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+  }
 })
