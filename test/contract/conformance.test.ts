@@ -2,7 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { buildOpenApiDocument } from '../../src/openapi/index.js'
-import { startMockServer, type RunningMockServer } from '../../mocks/server/index.js'
+import { TRANSPORTS, type Transport } from '../support/transports.js'
 
 const doc = buildOpenApiDocument() as any
 const ajv = new Ajv2020({ strict: false, allErrors: true })
@@ -81,33 +81,39 @@ const REQUESTS: Array<[string, string, string, Record<string, string>, number]> 
   ['DELETE', '/v1/aggregated_ohlcv', '', PRO, 405],
 ]
 
-describe('responses of the standalone server conform to the OpenAPI document (ajv, JSON Schema 2020-12)', () => {
-  let server: RunningMockServer
+describe.each(TRANSPORTS)('responses conform to the OpenAPI document (ajv, JSON Schema 2020-12) via %s', (_name, connect) => {
+  let t: Transport
   // A fixed rate-limit clock: every request of a test falls in one window, whatever the machine's speed.
   beforeAll(async () => {
-    server = await startMockServer({ port: 0, now: '2026-06-01T00:00:00Z', rateLimit: { clock: () => 0 } })
+    t = await connect({ now: '2026-06-01T00:00:00Z', rateLimit: { clock: () => 0 } })
   })
-  afterAll(() => server.close())
-  const send = async (method: string, path: string, query: string, headers: Record<string, string>) => {
-    const res = await fetch(`${server.url}${path}${query ? `?${query}` : ''}`, { method, headers })
-    return { status: res.status, headers: res.headers, body: await res.json() }
-  }
+  afterAll(() => t.close())
+  const send = (method: string, path: string, query: string, headers: Record<string, string>) => t.request(method, `${path}${query ? `?${query}` : ''}`, headers)
 
   test.each(REQUESTS)('%s %s?%s answers its documented status, body and headers', async (method, path, query, headers, status) => {
-    await server.service.reset()
+    await t.service.reset()
     const res = await send(method, path, query, headers)
     expect(res.status, JSON.stringify(res.body)).toBe(status)
     expect(conformance(method, path, res)).toEqual([])
   })
 
   test('a 429 (the 11th counted request in one second) carries Retry-After and RateLimit-* as documented', async () => {
-    await server.service.reset()
+    await t.service.reset()
     for (let i = 0; i < 10; i++) expect((await send('GET', '/v1/exchange_ohlcv', `${EX}&interval=1h&limit=1`, PRO)).status).toBe(200)
     const res = await send('GET', '/v1/aggregated_ohlcv', `${AG}&interval=1h&limit=1`, PRO)
     expect(res.status).toBe(429)
     expect(conformance('GET', '/v1/aggregated_ohlcv', res)).toEqual([])
   })
 
+  test('an unknown path answers the documented 404 body', async () => {
+    const res = await send('GET', '/v1/nothing', '', {})
+    expect(res.status).toBe(404)
+    const validate = validatorOf(deref(doc.components.responses.NotFound).content['application/json'].schema)
+    expect(validate(res.body), ajv.errorsText(validate.errors)).toBe(true)
+  })
+})
+
+describe('the conformance check', () => {
   test('the check itself fails on a body, a header or a status the document does not allow', () => {
     const headers = new Headers({ 'content-type': 'application/json', 'ratelimit-limit': '10', 'ratelimit-remaining': '-1' })
     expect(conformance('GET', '/v1/exchange_ohlcv', { status: 200, headers, body: [{ close_ts: 'soon' }] })).toEqual([
