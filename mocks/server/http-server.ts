@@ -31,8 +31,7 @@ export interface RunningMockServer {
   close(): Promise<void>
 }
 
-// A browser page on another origin can call the server and read its headers.
-// (contract: other-requests)
+// A browser page on another origin can call the server and read its headers (contract: other-requests).
 const CORS = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers': 'Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, WWW-Authenticate',
