@@ -9,7 +9,8 @@ export type { MockService, MockServiceOptions } from './core/service.js'
 export type { MockRequest, MockResponse, HeaderSource } from './core/types.js'
 export type { DateInput } from '../src/contract/index.js'
 export type { MockClock } from './core/clock.js'
-export type { FaultQueue, Fault } from './core/faults.js'
+export type { FaultQueue, Fault, PendingFault } from './core/faults.js'
+export type { ClockUpdate } from './core/control-plane.js'
 export type { KeyInfo } from './core/key-ring.js'
 
 // Fixtures: the default dataset and demo accounts, your own rows or rules, and the error a bad record throws
