@@ -10,6 +10,7 @@ import { CandleWalk, PageWalk, type WalkSource } from '../src/pagination/walks.j
 import { cursorAfter, type CandlePage, type PageCursor } from '../src/pagination/page-cursor.js'
 import { timed } from './cpu-time.js'
 import { fmt, median, quantile, verdict } from './stats.js'
+import type { BenchRow } from './table.js'
 
 const PAGES = 200
 const LIMIT = 1000
@@ -119,4 +120,9 @@ export function reportCandleWalkCpu(r: CandleWalkCpu): string[] {
     line('hand-written iterator (before)', r.handWritten),
     `  generator - hand-written: ${fmt(diff, 3)} ms/page (run-to-run spread p90-p10 up to ${fmt(spread, 3)} ms)  ${verdict(r.pass)} (informational)`,
   ]
+}
+
+/** Row of the final table: the generator's extra CPU per page, for comparison (no goal). */
+export function tableCandleWalkCpu(r: CandleWalkCpu): BenchRow[] {
+  return [{ figure: `candle walk CPU per page: async generator ${fmt(median(r.generator), 3)} ms vs hand-written ${fmt(median(r.handWritten), 3)} ms (fake source, 1000 candles)`, goal: '', verdict: 'info' }]
 }

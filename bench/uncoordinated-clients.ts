@@ -11,6 +11,7 @@ import { CLI } from './build-cli.js'
 import { startChildServer } from './child-server.js'
 import { MINUTE, NOW, PAGE_LIMIT } from './fixtures.js'
 import { fmt, verdict } from './stats.js'
+import type { BenchRow } from './table.js'
 import { fullPageRange, walkParams } from './walk-range.js'
 
 export const LATENCY_MS = 100
@@ -99,4 +100,12 @@ export function reportUncoordinatedClients(r: UncoordinatedClients): string[] {
     ),
     `  ${verdict(r.pass)}`,
   ]
+}
+
+/** Rows of the final table: per client count, the total rate and the 429 share (one run each: no spread). */
+export function tableUncoordinatedClients(r: UncoordinatedClients): BenchRow[] {
+  return r.runs.flatMap((x) => [
+    { figure: `${x.clients} uncoordinated client${x.clients === 1 ? '' : 's'}, one account: ${fmt(x.rate, 2)} requests/s answered 200`, goal: `>= ${RATE_TARGET}`, verdict: x.rate >= RATE_TARGET ? 'met' : 'not met' },
+    { figure: `${x.clients} uncoordinated client${x.clients === 1 ? '' : 's'}, one account: 429s ${fmt(x.share429 * 100, 1)} % of answers`, goal: `<= ${SHARE_429_TARGET * 100} %`, verdict: x.share429 <= SHARE_429_TARGET ? 'met' : 'not met' },
+  ])
 }
