@@ -18,7 +18,8 @@ function sourceOf(subpath) {
 }
 
 const entries = Object.keys(pkg.exports)
-  .filter((subpath) => subpath !== './package.json')
+  // JSON documents (package.json, openapi.json) have no module to document.
+  .filter((subpath) => !subpath.endsWith('.json'))
   .map((subpath) => ({ name: subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`, source: sourceOf(subpath) }))
 
 /** typedoc's own name of an entry module: its file's folder, relative to the entries' common folder. */
