@@ -18,7 +18,7 @@ function sourceOf(subpath) {
 }
 
 const entries = Object.keys(pkg.exports)
-  // JSON documents (package.json, openapi.json) have no module to document.
+  // JSON exports (package.json, openapi.json) are documents, not modules.
   .filter((subpath) => !subpath.endsWith('.json'))
   .map((subpath) => ({ name: subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`, source: sourceOf(subpath) }))
 
