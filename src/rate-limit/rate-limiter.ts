@@ -110,6 +110,8 @@ export class RateLimiter {
   #period = { start: -Infinity, remainingMin: Infinity, limited: false }
   /** The last cut of the share after a 429: when, and how low one window's cuts may go. */
   #cut = { at: -Infinity, floor: 1 }
+  /** No growth before this time, after giving a request back to others. */
+  #holdUntil = -Infinity
   /** How many windows one share lasts: above 1 when even one request per window draws 429s. */
   #stretch = 1
   #wake!: { promise: Promise<void>; resolve: () => void }
@@ -281,12 +283,19 @@ export class RateLimiter {
     // A whole window in which every answer left room and none was a 429. Nobody else at all: take
     // the window. Others: half of the room, as they may take the other half.
     const room = period.remainingMin
-    if (!period.limited && room > 0) {
-      if (room >= this.#limit - this.#share) [this.#stretch, this.#share] = [1, this.#share]
+    const alone = room >= this.#limit - this.#share
+    if (!period.limited && room > 0 && (alone || now >= this.#holdUntil)) {
+      if (alone) this.#stretch = 1
       if (this.#stretch > 1) {
         this.#stretch /= 2
         this.#wakeWaiters()
-      } else this.#setShare(room >= this.#limit - this.#share ? this.#limit : this.#share + Math.ceil(room / 2))
+      } else this.#setShare(alone ? this.#limit : this.#share + Math.ceil(room / 2))
+    } else if (!period.limited && room === 0 && this.#share > this.#limit - this.#share + 1) {
+      // The window is full and this limiter holds more of it than all the others together: give one
+      // request back, and do not take it again for two windows, so a limiter that came later (and
+      // cannot see past a full window) gets room to grow into.
+      this.#setShare(this.#share - 1)
+      this.#holdUntil = now + 2 * this.windowMs
     }
     this.#period = { start: now, remainingMin: Infinity, limited: false }
   }
