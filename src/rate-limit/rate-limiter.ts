@@ -290,7 +290,7 @@ export class RateLimiter {
         this.#stretch /= 2
         this.#wakeWaiters()
       } else this.#setShare(alone ? this.#limit : this.#share + Math.ceil(room / 2))
-    } else if (!period.limited && room === 0 && this.#share > this.#limit - this.#share + 1) {
+    } else if (!period.limited && room === 0 && this.#share < this.#limit && this.#share > this.#limit - this.#share + 1) {
       // The window is full and this limiter holds more of it than all the others together: give one
       // request back, and do not take it again for two windows, so a limiter that came later (and
       // cannot see past a full window) gets room to grow into.
