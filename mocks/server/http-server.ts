@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js'
+import { CORS_HEADERS, preflightHeaders } from '../core/cors.js'
 import { json } from '../core/respond.js'
 import { BytePool } from './byte-pool.js'
 import { encodeJson } from './encode-json.js'
@@ -29,18 +30,12 @@ export interface RunningMockServer {
   close(): Promise<void>
 }
 
-// Decision D12: a browser page on another origin can call the server and read its headers.
-const CORS = {
-  'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, WWW-Authenticate',
-}
-
 const EMPTY = Buffer.alloc(0)
 
 function send(res: ServerResponse, answer: MockResponse, pool: BytePool): void {
   // Encoded once: the length and the bytes written come from the same buffer.
   const body = answer.status === 204 ? EMPTY : encodeJson(answer.body, pool)
-  res.writeHead(answer.status, { ...CORS, ...answer.headers, 'content-length': body.length })
+  res.writeHead(answer.status, { ...CORS_HEADERS, ...answer.headers, 'content-length': body.length })
   // 'finish': every byte is with the kernel, so the buffer can serve another response.
   res.end(body, () => pool.give(body))
 }
@@ -68,12 +63,7 @@ export function createRequestListener(service: MockService, options: { latency?:
     const url = req.url ?? '/'
     try {
       if (method === 'OPTIONS' && req.headers['access-control-request-method']) {
-        res.writeHead(204, {
-          ...CORS,
-          'access-control-allow-methods': 'GET, OPTIONS',
-          'access-control-allow-headers': req.headers['access-control-request-headers'] ?? 'X-API-Key',
-          'access-control-max-age': '600',
-        })
+        res.writeHead(204, preflightHeaders(req.headers['access-control-request-headers']))
         res.end()
         return
       }
