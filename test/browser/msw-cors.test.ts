@@ -24,7 +24,7 @@ describe('CORS in the MSW handlers, as the standalone server sends it (contract:
   })
 
   test('a preflight is answered 204 with the allowed method and headers, with or without Origin and Access-Control-Request-Method', async () => {
-    for (const headers of [{ origin: 'http://localhost:5173', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-api-key' }, {}]) {
+    for (const headers of [{ origin: 'http://localhost:5173', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-api-key' }, {}] as Record<string, string>[]) {
       const res = await answer('/v1/exchange_ohlcv', { method: 'OPTIONS', headers })
       expect(res.status).toBe(204)
       expect(res.headers.get('access-control-allow-origin')).toBe('*')
