@@ -2,6 +2,7 @@
 import { buildCli } from './build-cli.js'
 import { measureCorePageCost, reportCorePageCost } from './core-page-cost.js'
 import { measureMemoryWalks, reportMemoryWalks } from './memory-walk.js'
+import { measureMswVsServer, reportMswVsServer } from './msw-vs-server.js'
 import { measureRateLimitedWalks, reportRateLimitedWalks } from './rate-limited-walk.js'
 import { measureSdkCpuCost, reportSdkCpuCost } from './sdk-cpu-cost.js'
 import { measureServerThroughput, reportServerThroughput } from './server-throughput.js'
@@ -40,6 +41,7 @@ const passed = [
   await section(measureSdkCpuCost, reportSdkCpuCost),
   await section(measureRateLimitedWalks, reportRateLimitedWalks),
   await section(measureMemoryWalks, reportMemoryWalks),
+  await section(measureMswVsServer, reportMswVsServer),
 ]
 const ok = passed.every(Boolean)
 console.log(`Overall: ${verdict(ok)} (${passed.map(verdict).join(', ')}; measurements ${seconds(started)} s, with the build ${seconds(benchStarted)} s)`)
