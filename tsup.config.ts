@@ -11,13 +11,14 @@ const entry = {
 
 export default defineConfig([
   {
-    entry,
+    // The worker helper is for browsers: ESM only, msw/browser left to the app (optional peer).
+    entry: { ...entry, 'mocks/browser': 'mocks/browser/index.ts' },
     format: ['esm'],
     dts: true,
     sourcemap: true,
     clean: true,
     target: 'node22',
-    external: ['msw', 'msw/node'],
+    external: ['msw', 'msw/node', 'msw/browser'],
   },
   {
     // ky is ESM-only: bundled into the CJS build, so require() never depends on require(esm).
