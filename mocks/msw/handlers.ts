@@ -1,5 +1,5 @@
 import { HttpResponse, delay, http, type HttpHandler } from 'msw'
-import { DEFAULT_BASE_URL } from '../../src/endpoints.js'
+import { DEFAULT_BASE_URL } from '../../src/contract/index.js'
 import { CORS_HEADERS, preflightHeaders } from '../core/cors.js'
 import type { MockService } from '../core/service.js'
 import { BytePool, encodeBody } from './encode-body.js'

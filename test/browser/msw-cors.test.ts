@@ -1,7 +1,7 @@
 import { getResponse } from 'msw'
 import { describe, expect, test } from 'vitest'
 import { CORS_HEADERS } from '../../mocks/core/cors.js'
-import { createMockService } from '../../mocks/core/index.js'
+import { createMockService } from '../../mocks/index.js'
 import { createHandlers } from '../../mocks/msw/index.js'
 import { startMockServer } from '../../mocks/server/index.js'
 
