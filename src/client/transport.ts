@@ -1,5 +1,5 @@
 import ky, { type KyInstance } from 'ky'
-import { API_KEY_HEADER, ENDPOINTS, type EndpointName } from '../contract/index.js'
+import { API_KEY_HEADER, ENDPOINTS, type EndpointName } from '../contract/endpoints.js'
 import {
   APIConnectionError,
   APIError,
@@ -10,8 +10,9 @@ import {
   type RequestInfo,
 } from '../errors/index.js'
 import type { RateLimiter, ReleaseSlot } from '../rate-limit/rate-limiter.js'
-import { describeIssue, responseSchemas, type ResponseOf } from '../contract/index.js'
-import { compiled } from '../schemas/compiled.js'
+import type { ResponseOf } from '../contract/index.js'
+import { checkShape } from '../schemas/wire-shape.js'
+import { RESPONSE_SHAPES } from '../schemas/wire-shapes.js'
 import type { ValidationIssue } from '../schemas/index.js'
 import { sleep } from './abortable-sleep.js'
 import type { ClientHooks, RequestEvent } from './hooks.js'
@@ -144,8 +145,9 @@ export class Transport {
     }
     if (!body.ok) throw new ResponseValidationError(info, [`body is not JSON: ${JSON.stringify(text.slice(0, 80))}`])
     if (!validate) return body.value as ResponseOf<E>
-    const parsed = compiled(responseSchemas[endpoint]).safeParse(body.value)
-    if (!parsed.success) throw new ResponseValidationError(info, parsed.error.issues.map((issue) => describeIssue(issue, 'body')))
-    return parsed.data as ResponseOf<E>
+    // The body's schema as plain data: no zod in the client bundle (same verdicts and problems).
+    const checked = checkShape(RESPONSE_SHAPES[endpoint], body.value, 'body')
+    if (!checked.ok) throw new ResponseValidationError(info, checked.problems)
+    return checked.value as ResponseOf<E>
   }
 }
