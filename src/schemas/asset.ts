@@ -9,7 +9,11 @@ export const assetTypeSchema = openEnum(ASSET_TYPES)
 /** `"CRYPTO"`, `"FIAT"`, `"STABLECOIN"`, or a newer value from the service. */
 export type AssetType = z.infer<typeof assetTypeSchema>
 
-/** An asset, as listed by `GET /v1/assets`. */
+/**
+ * An asset, as listed by `GET /v1/assets`.
+ * @example
+ * const asset = assetSchema.parse(JSON.parse(text)) // throws on a record that is not an asset
+ */
 export const assetSchema = z.object({
   /** Display name. */
   name: z.string(),

@@ -24,7 +24,11 @@ export const INTERVAL_MS: Readonly<Record<KnownInterval, number>> = {
   '1d': 86_400_000,
 }
 
-/** True when `value` is an interval this version of the package knows. */
+/**
+ * True when `value` is an interval this version of the package knows.
+ * @example
+ * if (isKnownInterval(candle.interval)) console.log(INTERVAL_MS[candle.interval]) // narrowed to '1m' | '1h' | '1d'
+ */
 export const isKnownInterval = (value: string | null | undefined): value is KnownInterval => isKnown(INTERVALS, value)
 
 /** The aggregation methodologies the service serves today (the methodology is versioned by name). */
@@ -33,20 +37,32 @@ export const METHODS = ['omm_vwap_v1'] as const
 /** The method used when a request gives none. */
 export const DEFAULT_METHOD = 'omm_vwap_v1' satisfies (typeof METHODS)[number]
 
-/** True when `value` is a method this version of the package knows. */
+/**
+ * True when `value` is a method this version of the package knows.
+ * @example
+ * if (!isKnownMethod(candle.method)) console.warn(`a methodology newer than this package: ${candle.method}`)
+ */
 export const isKnownMethod = (value: string | null | undefined): value is (typeof METHODS)[number] => isKnown(METHODS, value)
 
 /**
- * Candle flags (decision D10): `"outlier"` looks anomalous but is kept in aggregation;
- * `"outlier_excluded"` is anomalous and left out of aggregation.
+ * Candle flags: `"outlier"` looks anomalous but is kept in aggregation; `"outlier_excluded"` is
+ * anomalous and left out of aggregation.
  */
 export const FLAGS = ['outlier', 'outlier_excluded'] as const
 
-/** True when `value` is a non-null flag this version of the package knows. */
+/**
+ * True when `value` is a non-null flag this version of the package knows.
+ * @example
+ * const unusual = candles.filter((c) => c.flag !== null && !isKnownFlag(c.flag)) // flags newer than this package
+ */
 export const isKnownFlag = (value: string | null | undefined): value is (typeof FLAGS)[number] => isKnown(FLAGS, value)
 
 /** Asset types observed today. */
 export const ASSET_TYPES = ['CRYPTO', 'FIAT', 'STABLECOIN'] as const
 
-/** True when `value` is an asset type this version of the package knows. */
+/**
+ * True when `value` is an asset type this version of the package knows.
+ * @example
+ * const fiat = assets.filter((a) => isKnownAssetType(a.asset_type) && a.asset_type === 'FIAT')
+ */
 export const isKnownAssetType = (value: string | null | undefined): value is (typeof ASSET_TYPES)[number] => isKnown(ASSET_TYPES, value)
