@@ -17,13 +17,17 @@ const entry = {
  * src/ with @__PURE__ lets an app that imports only createClient drop the schemas it does not use,
  * and zod with them (test/bundle-size.test.ts holds the budget).
  */
-const SCHEMA_CALL = /(?<![\w$.])(z\s*\.\s*(?:iso\s*\.\s*)?[a-z]\w*|openEnum|requiredParam|optionalParam)(\s*<[^()]*?>)?\s*\(/g
+// Comments and strings are matched first and kept as they are.
+const SCHEMA_CALL =
+  /(\/\*[\s\S]*?\*\/|\/\/[^\n]*|'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|`(?:\\.|[^`\\])*`)|(?<![\w$.])(z\s*\.\s*(?:iso\s*\.\s*)?[a-z]\w*|openEnum|requiredParam|optionalParam)(\s*<[^()]*?>)?\s*\(/g
+const markPure = (source: string) =>
+  source.replace(SCHEMA_CALL, (match, kept: string | undefined, call: string, generic = '') => (kept !== undefined ? kept : `/* @__PURE__ */ ${call}${generic}(`))
 const pureSchemaCalls: Plugin = {
   name: 'pure-schema-calls',
   setup(build) {
     build.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async ({ path }) => {
       const source = await readFile(path, 'utf8')
-      return { contents: source.replace(SCHEMA_CALL, '/* @__PURE__ */ $1$2('), loader: 'ts' }
+      return { contents: markPure(source), loader: 'ts' }
     })
   },
 }

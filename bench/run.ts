@@ -10,6 +10,7 @@ import { buildCli } from './build-cli.js'
 import { measureCorePageCost, reportCorePageCost } from './core-page-cost.js'
 import { measureMemoryWalks, reportMemoryWalks } from './memory-walk.js'
 import { measureMswVsServer, reportMswVsServer } from './msw-vs-server.js'
+import { measureValidationCost, reportValidationCost } from './validation-cost.js'
 import { measureRateLimitedWalks, reportRateLimitedWalks } from './rate-limited-walk.js'
 import { measureSdkCpuCost, reportSdkCpuCost } from './sdk-cpu-cost.js'
 import { measureServerThroughput, reportServerThroughput } from './server-throughput.js'
@@ -33,6 +34,7 @@ const SECTIONS = [
   define('3a', measureSdkCpuCost, reportSdkCpuCost, (r) => r.rows),
   define('3b', measureRateLimitedWalks, reportRateLimitedWalks, (r) => r.rows),
   define('3c', measureMemoryWalks, reportMemoryWalks, (r) => r.rows),
+  define('4', measureValidationCost, reportValidationCost, (r) => r.rows),
   define('5', measureMswVsServer, reportMswVsServer, (r) => r.rows),
 ]
 

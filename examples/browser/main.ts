@@ -104,7 +104,9 @@ function loadOlder(): Promise<void> {
 }
 
 async function reload(): Promise<void> {
-  generation++
+  // A newer selection supersedes this one: each step checks it is still the current one.
+  const mine = ++generation
+  walk = undefined
   loaded = []
   exhausted = false
   loading = undefined
@@ -114,9 +116,10 @@ async function reload(): Promise<void> {
   const interval = select.interval.value
   try {
     const pairs = aggregated ? await catalog.aggregatedPairs({ interval }) : await catalog.exchangePairs({ exchange: select.exchange.value, interval })
+    if (mine !== generation) return
     fill(select.pair, pairs.map((p) => `${p.base}/${p.quote}`), 'BTC/USD')
   } catch (error) {
-    showError(error)
+    if (mine === generation) showError(error)
     return
   }
   const [base = '', quote = ''] = select.pair.value.split('/')
@@ -126,7 +129,7 @@ async function reload(): Promise<void> {
   walk = pages[Symbol.asyncIterator]()
   render()
   await loadOlder()
-  chart.timeScale().fitContent()
+  if (mine !== generation) return
   chart.timeScale().setVisibleLogicalRange({ from: Math.max(0, loaded.length - 120), to: loaded.length + 2 })
 }
 

@@ -73,6 +73,8 @@ describe.skipIf(!hasChromium)(`the browser demo in headless Chromium${hasChromiu
     expect(await page.locator('#exchange').inputValue()).toBe('bitstamp')
     expect(await page.locator('#pair').inputValue()).toBe('BTC/USD')
     expect(await page.locator('#interval option').allTextContents()).toEqual(['1m', '1h', '1d'])
+    // The page forbids eval (its Content-Security-Policy): the SDK's checks run without generated code.
+    expect(await page.evaluate(() => { try { return new Function('return "allowed"')() as string } catch { return 'refused' } })).toBe('refused')
     // The page had no server to call: the answers came from the worker.
     expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toMatch(/mockServiceWorker\.js$/)
     expect(consoleErrors).toEqual([])
