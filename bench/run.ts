@@ -12,10 +12,14 @@ import { buildCli } from './build-cli.js'
 import { writeDocsTables } from './docs-table.js'
 import { measureCorePageCost, reportCorePageCost } from './core-page-cost.js'
 import { measureMemoryWalks, reportMemoryWalks } from './memory-walk.js'
+import { measureMswVsServer, reportMswVsServer } from './msw-vs-server.js'
+import { measureValidationCost, reportValidationCost } from './validation-cost.js'
 import { measureRateLimitedWalks, reportRateLimitedWalks } from './rate-limited-walk.js'
 import { measureSdkCpuCost, reportSdkCpuCost } from './sdk-cpu-cost.js'
 import { measureServerThroughput, reportServerThroughput } from './server-throughput.js'
 import { formatTable, markdownTable, type BenchRow, type TableRow } from './table.js'
+import { measureUncoordinatedClients, reportUncoordinatedClients, tableUncoordinatedClients } from './uncoordinated-clients.js'
+import { measureCandleWalkCpu, reportCandleWalkCpu, tableCandleWalkCpu } from './candle-walk-cpu.js'
 
 interface Section {
   id: string
@@ -35,6 +39,10 @@ const SECTIONS = [
   define('3a', measureSdkCpuCost, reportSdkCpuCost, (r) => r.rows),
   define('3b', measureRateLimitedWalks, reportRateLimitedWalks, (r) => r.rows),
   define('3c', measureMemoryWalks, reportMemoryWalks, (r) => r.rows),
+  define('3d', measureUncoordinatedClients, reportUncoordinatedClients, tableUncoordinatedClients),
+  define('3e', measureCandleWalkCpu, reportCandleWalkCpu, tableCandleWalkCpu),
+  define('4', measureValidationCost, reportValidationCost, (r) => r.rows),
+  define('5', measureMswVsServer, reportMswVsServer, (r) => r.rows),
 ]
 
 const args = process.argv.slice(2)
