@@ -35,5 +35,7 @@ export default defineConfig([
     sourcemap: true,
     target: 'node22',
     external: ['msw', 'msw/node'],
+    // node:sqlite exists only under its node: name (there is no bare 'sqlite' builtin).
+    removeNodeProtocol: false,
   },
 ])

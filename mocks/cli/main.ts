@@ -2,14 +2,17 @@
 import { startMockServer } from '../server/http-server.js'
 import { demoKeys } from '../data/accounts.js'
 import { USAGE, UsageError, parseServeArgs } from './parse-serve-args.js'
+import { runExport } from '../../cli/export/index.js'
 
 /** Runs the CLI; returns the exit code, or never returns while serving. */
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     console.log(USAGE)
+    console.log('\n       market-candles export [options]   full histories into SQLite, CSV or JSON Lines (export --help)')
     return command === undefined ? 2 : 0
   }
+  if (command === 'export') return runExport(rest)
   if (command !== 'serve') throw new UsageError(`unknown command '${command}'`)
   const args = parseServeArgs(rest)
   if (args.help) {

@@ -1,0 +1,34 @@
+/** Counts candle requests and 429s from the client's hooks, and the recent request rate. */
+export class RequestMeter {
+  requests = 0
+  rateLimited = 0
+  readonly #recent: number[] = []
+  readonly #windowMs: number
+
+  constructor(windowMs = 5000) {
+    this.#windowMs = windowMs
+  }
+
+  /** One response to a candle request (any status). */
+  response(status: number, now = performance.now()): void {
+    this.requests++
+    if (status === 429) this.rateLimited++
+    this.#recent.push(now)
+    this.#trim(now)
+  }
+
+  /** Responses per second over the last few seconds. */
+  perSecond(now = performance.now()): number {
+    this.#trim(now)
+    const n = this.#recent.length
+    if (n < 2) return 0
+    const span = Math.max(now - this.#recent[0]!, 1000)
+    return (n * 1000) / span
+  }
+
+  #trim(now: number): void {
+    let drop = 0
+    while (drop < this.#recent.length && this.#recent[drop]! < now - this.#windowMs) drop++
+    if (drop > 0) this.#recent.splice(0, drop)
+  }
+}
