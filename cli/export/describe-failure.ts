@@ -43,10 +43,20 @@ export function describeFailure(error: unknown, ctx: FailureContext): string {
     return `${where}not found (404: ${String(cause.detail ?? '')}).${pairs}`
   }
   if (cause instanceof APIConnectionError) {
-    return `${where}cannot reach the service at ${ctx.baseUrl} (${cause.message}), retries included.`
+    const code = causeCode(cause)
+    return `${where}cannot reach the service at ${ctx.baseUrl}${code ? ` (${code})` : ''}: ${cause.message}, retries included.`
   }
   if (cause instanceof APIError) return `${where}the service answered ${cause.status}: ${typeof cause.detail === 'string' ? cause.detail : cause.message}`
   return `${where}${(cause as Error)?.message ?? String(cause)}`
+}
+
+/** The system error code (ECONNREFUSED, ENOTFOUND...) somewhere in a cause chain. */
+function causeCode(error: unknown): string | undefined {
+  for (let e = error, depth = 0; e instanceof Object && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code
+  }
+  return undefined
 }
 
 /** The line under every failure once something may have been written. */
