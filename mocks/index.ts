@@ -1,7 +1,24 @@
-export * from './core/index.js'
+/*
+ * `market-candles/mocks`: the reference service core, no MSW and no HTTP, and the data it serves.
+ * Every name is public: the pinned list is in test/public-api.test.ts.
+ */
+
+// The service
+export { createMockService } from './core/service.js'
+export type { MockService, MockServiceOptions } from './core/service.js'
+export type { MockRequest, MockResponse, HeaderSource } from './core/types.js'
+export type { DateInput } from '../src/contract/index.js'
+export type { MockClock } from './core/clock.js'
+export type { FaultQueue, Fault } from './core/faults.js'
+export type { KeyInfo } from './core/key-ring.js'
+
+// Fixtures: the default dataset and demo accounts, your own rows or rules, and the error a bad record throws
 export { defaultDataset } from './data/default-dataset.js'
-export { demoPlans, demoAccounts, demoKeys, planSchema, accountSchema, apiKeySchema, type Plan, type Account, type ApiKey } from './data/accounts.js'
-export { explicitStore, explicitDatasetSchema, type ExplicitDataset } from './data/explicit-store.js'
-export { proceduralStore, proceduralDatasetSchema, type ProceduralDataset } from './data/procedural-store.js'
+export { demoPlans, demoAccounts, demoKeys } from './data/accounts.js'
+export type { Plan, Account, ApiKey } from './data/accounts.js'
+export { explicitStore } from './data/explicit-store.js'
+export type { ExplicitDataset } from './data/explicit-store.js'
+export { proceduralStore } from './data/procedural-store.js'
+export type { ProceduralDataset } from './data/procedural-store.js'
 export { FixtureError } from './data/fixture-error.js'
 export type { CandleStore, Series, ExchangeSeries, AggregatedSeries, Timed } from './data/series.js'

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { parseDateTime } from '../../src/time/index.js'
+import { parseDateTime } from '../../src/contract/index.js'
 
 /** The options of `market-candles serve`. */
 export interface ServeArgs {

@@ -1,20 +1,22 @@
 import type * as z from 'zod/mini'
-import { API_KEY_HEADER, type CandleEndpointName } from '../../src/endpoints.js'
 import {
+  API_KEY_HEADER,
   LIMIT,
   aggregatedOhlcvQuerySchema,
   exchangeOhlcvQuerySchema,
   toValidationIssues,
+  type CandleEndpointName,
   type RawQuery,
-} from '../../src/schemas/index.js'
+} from '../../src/contract/index.js'
 import { first, type Series } from '../data/series.js'
 import type { ServiceContext } from './context.js'
 import { takePage } from './paging.js'
 import { checkPlan } from './plan-check.js'
 import { fail, invalid, json } from './respond.js'
 import { isResponse, resolveExchange, resolveInterval, resolveMethod } from './resolve.js'
-import { pairKey } from './series-index.js'
-import { readHeader, type HeaderSource, type MockResponse } from './types.js'
+import { mapKey } from '../data/map-key.js'
+import { readHeader } from './read-header.js'
+import type { HeaderSource, MockResponse } from './types.js'
 
 const UNAUTHENTICATED = { 'www-authenticate': 'APIKey' }
 
@@ -53,12 +55,12 @@ async function answer<Q extends CandleQuery>(route: CandleRoute<Q>, ctx: Service
   const verdict = checkPlan(ctx.plans.get(account.plan)!, route.name, query.interval, query.start, now)
   if (!verdict.allowed) return fail(403, verdict.detail)
 
-  const rate = ctx.limiter?.check(account.id)
+  const rate = ctx.rateWindow?.check(account.id)
   if (rate && !rate.allowed) {
-    return fail(429, `Rate limit exceeded: ${ctx.limiter!.perSecond} requests per second`, rate.headers)
+    return fail(429, `Rate limit exceeded: ${ctx.rateWindow!.perSecond} requests per second`, rate.headers)
   }
 
-  const rateHeaders = ctx.limiter?.record(account.id) ?? {}
+  const rateHeaders = ctx.rateWindow?.record(account.id) ?? {}
   ctx.usage.set(account.id, (ctx.usage.get(account.id) ?? 0) + 1)
   const page = takePage(series, { start: query.start, end: query.end, limit: query.limit ?? LIMIT.default, now, horizon: verdict.horizon })
   return json(200, page, rateHeaders)
@@ -78,7 +80,7 @@ const exchangeOhlcvRoute: CandleRoute<z.output<typeof exchangeOhlcvQuerySchema>>
     const interval = resolveInterval(q.interval)
     if (isResponse(interval)) return interval
     return (
-      hasData(ctx.index.exchangePairs(q.exchange, interval).get(pairKey(q.base, q.quote)), now) ??
+      hasData(ctx.index.exchangePairs(q.exchange, interval).get(mapKey(q.base, q.quote)), now) ??
       fail(404, `No candles for ${q.base}/${q.quote} on exchange '${q.exchange}' at interval '${interval}'`)
     )
   },
@@ -93,7 +95,7 @@ const aggregatedOhlcvRoute: CandleRoute<z.output<typeof aggregatedOhlcvQuerySche
     const method = resolveMethod(q.method)
     if (isResponse(method)) return method
     return (
-      hasData(ctx.index.aggregatedPairs(method, interval).get(pairKey(q.base, q.quote)), now) ??
+      hasData(ctx.index.aggregatedPairs(method, interval).get(mapKey(q.base, q.quote)), now) ??
       fail(404, `No aggregated candles for ${q.base}/${q.quote} at interval '${interval}'`)
     )
   },

@@ -1,9 +1,11 @@
 import type { PairCoverage } from '../../src/schemas/index.js'
-import { aggregatedPairsQuerySchema, exchangePairsQuerySchema, toValidationIssues, type RawQuery } from '../../src/schemas/index.js'
+import { aggregatedPairsQuerySchema, exchangePairsQuerySchema, toValidationIssues, type RawQuery } from '../../src/contract/index.js'
 import type { ServiceContext } from './context.js'
 import { invalid, json } from './respond.js'
 import { isResponse, resolveExchange, resolveInterval, resolveMethod } from './resolve.js'
-import { METHOD_IMPLEMENTATIONS, compare, pairKey } from './series-index.js'
+import { mapKey } from '../data/map-key.js'
+import { METHOD_IMPLEMENTATIONS } from '../data/method-registry.js'
+import { compare } from './compare.js'
 import type { MockResponse } from './types.js'
 
 /*
@@ -46,7 +48,7 @@ export function aggregatedPairs(ctx: ServiceContext, raw: RawQuery): MockRespons
   const union = new Map<string, PairCoverage>()
   for (const method of methods) {
     for (const entry of ctx.index.coverage(ctx.index.aggregatedPairs(method, interval).values(), now)) {
-      const key = pairKey(entry.base, entry.quote)
+      const key = mapKey(entry.base, entry.quote)
       const seen = union.get(key)
       union.set(key, seen ? {
         ...seen,

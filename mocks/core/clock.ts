@@ -1,5 +1,4 @@
-import { parseDateTime } from '../../src/time/index.js'
-import type { TimeInput } from './types.js'
+import { parseDateTime, type DateInput } from '../../src/contract/index.js'
 
 /**
  * The service's idea of "now" (decision D5: "latest available" is the newest candle with
@@ -9,15 +8,15 @@ export interface MockClock {
   /** Epoch milliseconds. */
   now(): number
   /** Fixes the clock at `time`. */
-  set(time: TimeInput): void
+  set(time: DateInput): void
   /** Moves the clock; a clock that follows the system clock keeps following it, shifted. */
   advance(ms: number): void
   /** Back to how the clock was created. */
   reset(): void
 }
 
-/** Epoch milliseconds of a {@link TimeInput}; throws a clear error for anything unparseable. */
-export function toEpochMs(time: TimeInput): number {
+/** Epoch milliseconds of a {@link DateInput}; throws a clear error for anything unparseable. */
+export function toEpochMs(time: DateInput): number {
   const ms =
     time instanceof Date ? time.getTime() : typeof time === 'number' ? time : (() => {
       const parsed = parseDateTime(time)
@@ -30,7 +29,7 @@ export function toEpochMs(time: TimeInput): number {
 }
 
 /** A clock fixed at `initial`, or following the system clock when `initial` is omitted. */
-export function createClock(initial?: TimeInput): MockClock {
+export function createClock(initial?: DateInput): MockClock {
   const start = initial === undefined ? undefined : toEpochMs(initial)
   let fixed = start
   let offset = 0

@@ -1,7 +1,7 @@
 import type { Account, Plan } from '../data/accounts.js'
 import type { MockClock } from './clock.js'
 import type { KeyRing } from './key-ring.js'
-import type { RateLimiter } from './rate-limiter.js'
+import type { RateWindow } from './rate-window.js'
 import type { SeriesIndex } from './series-index.js'
 
 /** The state the endpoints read and update. */
@@ -11,6 +11,7 @@ export interface ServiceContext {
   readonly accounts: ReadonlyMap<string, Account>
   readonly keys: KeyRing
   readonly usage: Map<string, number>
-  readonly limiter: RateLimiter | undefined
+  /** Undefined when the rate limit is switched off. */
+  readonly rateWindow: RateWindow | undefined
   readonly clock: MockClock
 }

@@ -35,11 +35,6 @@ export class FaultQueue {
     this.#faults.push({ ...fault, times })
   }
 
-  /** Faults not yet used up. */
-  get pending(): number {
-    return this.#faults.reduce((n, f) => n + f.times, 0)
-  }
-
   /** Drops every queued fault. */
   clear(): void {
     this.#faults = []

@@ -1,7 +1,7 @@
 import { DEFAULT_METHOD, isKnownInterval, type KnownInterval } from '../../src/schemas/index.js'
 import type { ServiceContext } from './context.js'
 import { fail } from './respond.js'
-import { METHOD_IMPLEMENTATIONS } from './series-index.js'
+import { METHOD_IMPLEMENTATIONS } from '../data/method-registry.js'
 import type { MockResponse } from './types.js'
 
 /*

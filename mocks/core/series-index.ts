@@ -1,14 +1,10 @@
 import type { KnownInterval, PairCoverage } from '../../src/schemas/index.js'
-import { formatTimestamp } from '../../src/time/index.js'
-import { aggregatedSeries, type Combine } from '../data/aggregated-series.js'
-import { ommVwapV1 } from '../data/omm-vwap-v1.js'
+import { formatTimestamp } from '../../src/contract/index.js'
+import { aggregatedSeries } from '../data/aggregated-series.js'
+import { mapKey } from '../data/map-key.js'
+import { METHOD_IMPLEMENTATIONS } from '../data/method-registry.js'
 import { first, type AggregatedSeries, type CandleStore, type ExchangeSeries, type Series } from '../data/series.js'
-
-/** The aggregation methods the reference service implements, by name. */
-export const METHOD_IMPLEMENTATIONS: Readonly<Record<string, Combine>> = { omm_vwap_v1: ommVwapV1 }
-
-/** A pair's map key; JSON keeps `A/B`+`C` apart from `A`+`B/C`. */
-export const pairKey = (base: string, quote: string): string => JSON.stringify([base, quote])
+import { compare } from './compare.js'
 
 /** Lookups over a store: one exchange series, one aggregated series, coverage entries. */
 export class SeriesIndex {
@@ -17,20 +13,20 @@ export class SeriesIndex {
 
   constructor(readonly store: CandleStore) {}
 
-  /** The pairs of one exchange at one interval, by {@link pairKey}. */
+  /** The pairs of one exchange at one interval, by {@link mapKey}(base, quote). */
   exchangePairs(exchange: string, interval: KnownInterval): Map<string, ExchangeSeries> {
-    const key = `${exchange}|${interval}`
+    const key = mapKey(exchange, interval)
     let found = this.#exchangeSeries.get(key)
     if (!found) {
-      found = new Map(this.store.seriesOf(exchange, interval).map((s) => [pairKey(s.base, s.quote), s]))
+      found = new Map(this.store.seriesOf(exchange, interval).map((s) => [mapKey(s.base, s.quote), s]))
       this.#exchangeSeries.set(key, found)
     }
     return found
   }
 
-  /** The aggregated series of every pair at one interval under one method, by {@link pairKey}. */
+  /** The aggregated series of every pair at one interval under one method, by {@link mapKey}(base, quote). */
   aggregatedPairs(method: string, interval: KnownInterval): Map<string, AggregatedSeries> {
-    const key = `${method}|${interval}`
+    const key = mapKey(method, interval)
     let found = this.#aggregated.get(key)
     if (!found) {
       const members = new Map<string, ExchangeSeries[]>()
@@ -58,6 +54,3 @@ export class SeriesIndex {
     return entries.sort((a, b) => compare(a.base, b.base) || compare(a.quote, b.quote))
   }
 }
-
-/** Plain code-unit order, the same in every locale. */
-export const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)

@@ -1,30 +1,17 @@
-import type * as z from 'zod/mini'
-import { ENDPOINTS, type EndpointName } from '../../src/endpoints.js'
-import {
-  errorBodySchema,
-  rawQueryOf,
-  responseSchemas,
-  compiled,
-  validationErrorBodySchema,
-  describeIssue,
-  type RawQuery,
-} from '../../src/schemas/index.js'
-import { accountSchema, apiKeySchema, demoAccounts, demoKeys, demoPlans, planSchema, type Account, type ApiKey, type Plan } from '../data/accounts.js'
-import { defaultDataset } from '../data/default-dataset.js'
-import { explicitStore, type ExplicitDataset } from '../data/explicit-store.js'
-import { FixtureError, checkRecords } from '../data/fixture-error.js'
-import { proceduralStore, type ProceduralDataset } from '../data/procedural-store.js'
+import type { DateInput } from '../../src/contract/index.js'
+import type { Account, ApiKey, Plan } from '../data/accounts.js'
+import type { ExplicitDataset } from '../data/explicit-store.js'
+import type { ProceduralDataset } from '../data/procedural-store.js'
 import type { CandleStore } from '../data/series.js'
-import * as catalog from './catalog.js'
-import * as candles from './candles.js'
 import { createClock, type MockClock } from './clock.js'
 import type { ServiceContext } from './context.js'
+import { dispatch } from './dispatch.js'
 import { FaultQueue } from './faults.js'
-import { KeyRing, hintOf, type KeyInfo } from './key-ring.js'
-import { RateLimiter } from './rate-limiter.js'
-import { fail } from './respond.js'
+import { loadFixtures } from './fixtures.js'
+import { KeyRing, type KeyInfo } from './key-ring.js'
+import { rateWindowOf } from './rate-window.js'
 import { SeriesIndex } from './series-index.js'
-import type { HeaderSource, MockRequest, MockResponse, TimeInput } from './types.js'
+import type { MockRequest, MockResponse } from './types.js'
 
 /** Options of {@link createMockService}. */
 export interface MockServiceOptions {
@@ -41,7 +28,7 @@ export interface MockServiceOptions {
   /** @default the demo keys (see README) */
   keys?: ApiKey[]
   /** Fixes "now" (D5). @default the system clock */
-  now?: TimeInput
+  now?: DateInput
   /**
    * Decision D7's limit, or `false` to switch it off (for throughput benchmarks).
    * `clock` measures the sliding window. @default { perSecond: 10, clock: performance.now }
@@ -71,53 +58,6 @@ export interface MockService {
   reset(): Promise<void>
 }
 
-type Route = (ctx: ServiceContext, raw: RawQuery, headers: HeaderSource | undefined) => MockResponse | Promise<MockResponse>
-
-const ROUTES: Record<EndpointName, Route> = {
-  exchanges: (ctx) => catalog.exchanges(ctx),
-  assets: (ctx) => catalog.assets(ctx),
-  exchange_pairs: catalog.exchangePairs,
-  aggregated_pairs: catalog.aggregatedPairs,
-  exchange_ohlcv: candles.exchangeOhlcv,
-  aggregated_ohlcv: candles.aggregatedOhlcv,
-}
-
-const BY_PATH = new Map(Object.entries(ENDPOINTS).map(([name, e]) => [e.path as string, name as EndpointName]))
-
-function toStore(data: MockServiceOptions['data']): CandleStore {
-  if (data === undefined) return proceduralStore(defaultDataset)
-  if ('seriesOf' in data) return data
-  if ('candles' in data) return explicitStore(data)
-  if ('listings' in data) return proceduralStore(data)
-  throw new FixtureError('data: expected { exchanges, assets, candles }, { exchanges, assets, listings } or a CandleStore')
-}
-
-function uniqueBy<T>(name: string, records: T[], key: (r: T) => string): Map<string, T> {
-  const map = new Map<string, T>()
-  records.forEach((r, i) => {
-    if (map.has(key(r))) throw new FixtureError(`${name}[${i}]: duplicate id '${key(r)}'`)
-    map.set(key(r), r)
-  })
-  return map
-}
-
-function parseUrl(url: string): URL | undefined {
-  try {
-    return url.startsWith('/') ? new URL(`http://service.invalid${url}`) : new URL(url)
-  } catch {
-    return undefined
-  }
-}
-
-function checkResponse(endpoint: EndpointName, res: MockResponse): void {
-  if (res.networkError) return
-  const schema = res.status === 200 ? responseSchemas[endpoint] : res.status === 422 ? validationErrorBodySchema : errorBodySchema
-  const result = compiled(schema as z.ZodMiniType).safeParse(res.body)
-  if (!result.success) {
-    throw new Error(`Reference service answered ${endpoint} ${res.status} with a body its own schema rejects: ${describeIssue(result.error.issues[0]!, 'body')}`)
-  }
-}
-
 /**
  * Creates a reference service over in-memory fixtures. Every record is validated here: a bad one
  * throws a `FixtureError` naming it.
@@ -128,56 +68,22 @@ function checkResponse(endpoint: EndpointName, res: MockResponse): void {
  * res.status // 200
  */
 export function createMockService(options: MockServiceOptions = {}): MockService {
-  const index = new SeriesIndex(toStore(options.data))
-  const plans = uniqueBy('plans', checkRecords('plans', options.plans ?? demoPlans, planSchema), (p) => p.id)
-  const accounts = uniqueBy('accounts', checkRecords('accounts', options.accounts ?? demoAccounts, accountSchema), (a) => a.id)
-  const keyRecords = checkRecords('keys', options.keys ?? demoKeys, apiKeySchema, (k) =>
-    k !== null && typeof k === 'object' && typeof (k as ApiKey).key === 'string' ? { ...k, key: hintOf((k as ApiKey).key) } : k,
-  )
-  const seenKeys = new Set<string>()
-  keyRecords.forEach((k, i) => {
-    if (seenKeys.has(k.key)) throw new FixtureError(`keys[${i}]: the key ${hintOf(k.key)} appears twice`)
-    seenKeys.add(k.key)
-  })
-  ;[...accounts.values()].forEach((a, i) => {
-    if (!plans.has(a.plan)) throw new FixtureError(`accounts[${i}]: unknown plan '${a.plan}'`)
-  })
-  keyRecords.forEach((k, i) => {
-    if (!accounts.has(k.account)) throw new FixtureError(`keys[${i}]: unknown account '${k.account}'`)
-  })
-  const perSecond = options.rateLimit === false ? 0 : options.rateLimit?.perSecond ?? 10
-  if (options.rateLimit !== false && !(Number.isInteger(perSecond) && perSecond > 0)) {
-    throw new TypeError(`rateLimit.perSecond must be a positive integer, got ${perSecond}`)
-  }
+  const fixtures = loadFixtures(options)
+  const rateWindow = rateWindowOf(options.rateLimit)
   const clock = createClock(options.now)
   const keys = new KeyRing()
   const faults = new FaultQueue()
-  const ctx: ServiceContext = {
-    index,
-    plans,
-    accounts,
-    keys,
-    usage: new Map(),
-    limiter: options.rateLimit === false ? undefined : new RateLimiter(perSecond, options.rateLimit?.clock ?? (() => performance.now())),
-    clock,
-  }
-  let ready = keys.load(keyRecords)
+  const { accounts } = fixtures
+  const ctx: ServiceContext = { index: new SeriesIndex(fixtures.store), plans: fixtures.plans, accounts, keys, usage: new Map(), rateWindow, clock }
+  const dispatchOptions = { faults, validateResponses: options.validateResponses ?? false }
+  let ready = keys.load(fixtures.keys)
   // Awaited by every request; this only keeps a failure from going unhandled before the first one.
   ready.catch(() => {})
 
   return {
     async handle(request) {
       await ready
-      const url = parseUrl(request.url)
-      const endpoint = url && BY_PATH.get(url.pathname)
-      if (!url || !endpoint) return fail(404, 'Not Found')
-      if (request.method !== 'GET') return fail(405, 'Method Not Allowed', { allow: 'GET' })
-      // Injected faults are wrong on purpose: only the service's own answers are checked.
-      const fault = faults.take(url.pathname)
-      if (fault) return fault
-      const res = await ROUTES[endpoint](ctx, rawQueryOf(url.searchParams), request.headers)
-      if (options.validateResponses) checkResponse(endpoint, res)
-      return res
+      return dispatch(ctx, request, dispatchOptions)
     },
     clock,
     usage: () => Object.fromEntries([...accounts.keys()].map((id) => [id, ctx.usage.get(id) ?? 0])),
@@ -196,10 +102,10 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     faults,
     async reset() {
       ctx.usage.clear()
-      ctx.limiter?.clear()
+      ctx.rateWindow?.clear()
       faults.clear()
       clock.reset()
-      ready = keys.load(keyRecords)
+      ready = keys.load(fixtures.keys)
       await ready
     },
   }

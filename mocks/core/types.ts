@@ -18,17 +18,3 @@ export interface MockResponse {
   /** An injected fault that the adapter must turn into a broken connection instead of a response. */
   networkError?: true
 }
-
-/** A time as a `Date`, epoch milliseconds or an ISO 8601 string. */
-export type TimeInput = Date | number | string
-
-/** Reads one header case-insensitively; a repeated header reads as its values joined by `, `. */
-export function readHeader(headers: HeaderSource | undefined, name: string): string | undefined {
-  if (headers === undefined) return undefined
-  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined
-  const lower = name.toLowerCase()
-  for (const [key, value] of Object.entries(headers as Record<string, string | readonly string[] | undefined>)) {
-    if (key.toLowerCase() === lower && value !== undefined) return typeof value === 'string' ? value : value.join(', ')
-  }
-  return undefined
-}

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
 import { INTERVALS } from '../../src/schemas/index.js'
-import { parseDuration } from '../../src/time/index.js'
+import { parseDuration } from '../../src/contract/index.js'
 
 const depth = z.nullable(z.string().check(z.refine((s) => parseDuration(s) !== undefined, 'must be an ISO 8601 duration of weeks, days, hours, minutes or seconds (e.g. P30D, PT6H), or null for unlimited')))
 const intervalDepths = z.partialRecord(z.enum(INTERVALS), depth)

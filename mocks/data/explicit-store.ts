@@ -1,9 +1,9 @@
-import * as z from 'zod/mini'
 import type { Asset, Exchange, ExchangeCandle, KnownInterval } from '../../src/schemas/index.js'
 import { INTERVAL_MS, assetSchema, exchangeCandleSchema, exchangeSchema, isKnownInterval } from '../../src/schemas/index.js'
-import { formatTimestamp } from '../../src/time/index.js'
+import { formatTimestamp } from '../../src/contract/index.js'
 import { FixtureError, checkRecords } from './fixture-error.js'
 import { lowerBound, upperBound } from './grid.js'
+import { mapKey } from './map-key.js'
 import type { CandleStore, ExchangeSeries, Timed } from './series.js'
 
 /** A dataset given as rows: what a test builds from its own arrays. */
@@ -78,7 +78,7 @@ export function explicitStore(dataset: ExplicitDataset): CandleStore {
     }
     const problem = candleProblem(candle) ?? lifetimeProblem(candle, exchange)
     if (problem) throw new FixtureError(`${where}: ${problem}`)
-    const key = JSON.stringify([candle.exchange, candle.interval, candle.base, candle.quote])
+    const key = mapKey(candle.exchange, candle.interval, candle.base, candle.quote)
     const group = groups.get(key) ?? { first: candle, rows: [] }
     const t = Date.parse(candle.close_ts)
     // D5: the service writes close_ts as YYYY-MM-DDTHH:MM:SSZ whatever the fixture wrote.
@@ -93,19 +93,12 @@ export function explicitStore(dataset: ExplicitDataset): CandleStore {
       if (rows[i]!.t === rows[i - 1]!.t) throw new FixtureError(`candles: two candles for ${c.exchange} ${c.base}/${c.quote} ${c.interval} at ${c.close_ts}`)
     }
     const interval = first.interval as KnownInterval
-    const key = JSON.stringify([first.exchange, interval])
+    const key = mapKey(first.exchange, interval)
     series.set(key, [...(series.get(key) ?? []), arraySeries(first.exchange, interval, first.base, first.quote, rows)])
   }
   return {
     exchanges,
     assets,
-    seriesOf: (exchange, interval) => series.get(JSON.stringify([exchange, interval])) ?? [],
+    seriesOf: (exchange, interval) => series.get(mapKey(exchange, interval)) ?? [],
   }
 }
-
-/** Schema of an {@link ExplicitDataset}, for callers that load one from JSON. */
-export const explicitDatasetSchema = z.object({
-  exchanges: z.array(exchangeSchema),
-  assets: z.array(assetSchema),
-  candles: z.array(exchangeCandleSchema),
-})

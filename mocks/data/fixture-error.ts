@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini'
-import { describeIssue } from '../../src/schemas/index.js'
+import { describeIssue } from '../../src/contract/index.js'
 
 /** A fixture record that breaks a rule; the message names the record and the rule. */
 export class FixtureError extends Error {

@@ -1,23 +1,24 @@
 import * as z from 'zod/mini'
 import type { Asset, Exchange, KnownInterval } from '../../src/schemas/index.js'
 import { INTERVALS, INTERVAL_MS, assetSchema, exchangeSchema } from '../../src/schemas/index.js'
-import { parseDateTime } from '../../src/time/index.js'
+import { parseDateTime } from '../../src/contract/index.js'
 import { candleModel, type PairModel } from './candle-model.js'
 import { FixtureError, checkRecords } from './fixture-error.js'
 import { ceilTo, floorTo } from './grid.js'
 import { normalizeGaps, proceduralSeries, type Gap } from './procedural-series.js'
+import { mapKey } from './map-key.js'
 import type { CandleStore, ExchangeSeries } from './series.js'
 
 const instant = z.string().check(z.refine((s) => parseDateTime(s).ok, 'must be an ISO 8601 datetime'))
 
 /** An exchange of a procedural dataset, with its outages. */
-export const proceduralExchangeSchema = z.extend(exchangeSchema, {
+const proceduralExchangeSchema = z.extend(exchangeSchema, {
   /** Periods without data: no candle has its `close_ts` in `[from, to)`. */
   outages: z.optional(z.array(z.object({ from: instant, to: instant }))),
 })
 
 /** One pair listed on one exchange of a procedural dataset. */
-export const proceduralListingSchema = z.object({
+const proceduralListingSchema = z.object({
   exchange: z.string(),
   base: z.string(),
   quote: z.string(),
@@ -29,7 +30,7 @@ export const proceduralListingSchema = z.object({
 })
 
 /** A dataset defined by rules instead of rows: candles are computed on demand, never stored. */
-export const proceduralDatasetSchema = z.object({
+const proceduralDatasetSchema = z.object({
   exchanges: z.array(proceduralExchangeSchema),
   assets: z.array(assetSchema),
   listings: z.array(proceduralListingSchema),
@@ -63,7 +64,7 @@ export function proceduralStore(dataset: ProceduralDataset): CandleStore {
     const model: PairModel = listing
     for (const interval of INTERVALS) {
       const step = INTERVAL_MS[interval]
-      const key = JSON.stringify([listing.exchange, interval])
+      const key = mapKey(listing.exchange, interval)
       const list = series.get(key) ?? []
       list.push(
         proceduralSeries({
@@ -84,6 +85,6 @@ export function proceduralStore(dataset: ProceduralDataset): CandleStore {
   return {
     exchanges: catalog,
     assets: assets as Asset[],
-    seriesOf: (exchange: string, interval: KnownInterval) => series.get(JSON.stringify([exchange, interval])) ?? [],
+    seriesOf: (exchange: string, interval: KnownInterval) => series.get(mapKey(exchange, interval)) ?? [],
   }
 }

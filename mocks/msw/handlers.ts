@@ -1,5 +1,5 @@
 import { HttpResponse, delay, http, type HttpHandler, type JsonBodyType } from 'msw'
-import { DEFAULT_BASE_URL } from '../../src/endpoints.js'
+import { DEFAULT_BASE_URL } from '../../src/contract/index.js'
 import type { MockService } from '../core/service.js'
 
 /** Options of {@link createHandlers}. */

@@ -1,1 +1,3 @@
-export { setupMockService, type MockServiceHandle, type SetupMockServiceOptions } from './setup-mock-service.js'
+// `market-candles/mocks/node`: the reference service behind MSW for vitest or jest (pinned in test/public-api.test.ts).
+export { setupMockService } from './setup-mock-service.js'
+export type { MockServiceHandle, SetupMockServiceOptions } from './setup-mock-service.js'

@@ -1,5 +1,5 @@
 import { setupServer, type SetupServer } from 'msw/node'
-import { DEFAULT_BASE_URL } from '../../src/endpoints.js'
+import { DEFAULT_BASE_URL } from '../../src/contract/index.js'
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js'
 import { createHandlers } from '../msw/handlers.js'
 

@@ -1,1 +1,3 @@
-export { startMockServer, createRequestListener, type MockServerOptions, type RunningMockServer } from './http-server.js'
+// `market-candles/mocks/server`: the reference service over node:http, CORS on (pinned in test/public-api.test.ts).
+export { startMockServer, createRequestListener } from './http-server.js'
+export type { MockServerOptions, RunningMockServer } from './http-server.js'

@@ -1,4 +1,4 @@
-import { DEFAULT_BASE_URL } from '../endpoints.js'
+import { DEFAULT_BASE_URL } from '../contract/index.js'
 import { RateLimiter, type RateLimiterOptions } from '../rate-limit/rate-limiter.js'
 import type { ClientHooks } from './hooks.js'
 import { retryPolicy, type RetryOptions } from './retry-policy.js'

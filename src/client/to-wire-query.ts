@@ -1,5 +1,3 @@
-import type { EndpointName } from '../endpoints.js'
-import { InvalidParamsError } from '../errors/index.js'
 import {
   aggregatedOhlcvQuerySchema,
   aggregatedPairsQuerySchema,
@@ -8,11 +6,13 @@ import {
   exchangesQuerySchema,
   assetsQuerySchema,
   toValidationIssues,
-  type ValidationIssue,
-} from '../schemas/index.js'
+  type EndpointName,
+} from '../contract/index.js'
+import { InvalidParamsError } from '../errors/index.js'
+import type { ValidationIssue } from '../schemas/index.js'
 
-/** A time as a `Date`, epoch milliseconds, or an ISO 8601 string (decision D5's grammar). */
-export type DateInput = Date | number | string
+// One DateInput for the SDK and the reference service.
+export type { DateInput } from '../contract/index.js'
 
 const QUERY_SCHEMAS = {
   exchanges: exchangesQuerySchema,

@@ -1,5 +1,5 @@
 import ky, { type KyInstance } from 'ky'
-import { API_KEY_HEADER, ENDPOINTS, type EndpointName } from '../endpoints.js'
+import { API_KEY_HEADER, ENDPOINTS, type EndpointName } from '../contract/index.js'
 import {
   APIConnectionError,
   APIError,
@@ -10,7 +10,9 @@ import {
   type RequestInfo,
 } from '../errors/index.js'
 import type { RateLimiter, ReleaseSlot } from '../rate-limit/rate-limiter.js'
-import { compiled, describeIssue, responseSchemas, type ResponseOf, type ValidationIssue } from '../schemas/index.js'
+import { describeIssue, responseSchemas, type ResponseOf } from '../contract/index.js'
+import { compiled } from '../schemas/compiled.js'
+import type { ValidationIssue } from '../schemas/index.js'
 import { sleep } from './abortable-sleep.js'
 import type { ClientHooks, RequestEvent } from './hooks.js'
 import { redact, safeCause } from './redact.js'

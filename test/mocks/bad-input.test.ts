@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createMockService } from '../../mocks/core/index.js'
+import { createMockService } from '../../mocks/index.js'
 import { PRO, TRANSPORTS, type Transport } from '../support/transports.js'
 
 const BASE = 'exchange=bitstamp&interval=1h&base=BTC&quote=USD'

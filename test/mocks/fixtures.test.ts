@@ -47,6 +47,15 @@ describe('explicit fixtures: arrays are validated at load with an error that nam
     const res = await service.handle({ method: 'GET', url: '/v1/exchange_ohlcv?exchange=alpha&interval=1h&base=BTC&quote=USD', headers: { 'X-API-Key': 'demo-pro-key' } })
     expect((res.body as any)[0].close_ts).toBe('2024-01-01T01:00:00Z')
   })
+
+  test('a candle outside its exchange\'s lifetime: after closing_date or before creation_date', () => {
+    const late = explicitDataset()
+    late.candles.push(candle('beta', 'ETH/USD', '1h', Date.UTC(2024, 0, 5, 1), 10))
+    expect(() => createMockService({ data: late })).toThrow(/closes after the exchange's closing_date 2024-01-05/)
+    const early = explicitDataset()
+    early.candles.push(candle('beta', 'ETH/USD', '1d', Date.UTC(2020, 0, 1), 10))
+    expect(() => createMockService({ data: early })).toThrow(/opens before the exchange's creation_date 2020-01-01/)
+  })
 })
 
 describe('procedural fixtures: a candle is a deterministic function of (exchange, pair, interval, close_ts)', () => {

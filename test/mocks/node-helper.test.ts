@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { http, HttpResponse } from 'msw'
 import { setupMockService } from '../../mocks/node/index.js'
-import { DEFAULT_BASE_URL } from '../../src/endpoints.js'
+import { DEFAULT_BASE_URL } from '../../src/contract/index.js'
 
 describe('the node helper for vitest/jest users', () => {
   const mock = setupMockService({ now: '2026-06-01T00:00:00Z' })

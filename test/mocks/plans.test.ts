@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { formatTimestamp } from '../../src/time/index.js'
+import { formatTimestamp } from '../../src/contract/index.js'
 import { ENTERPRISE, FREE, PRO, TRANSPORTS, qs, type Transport } from '../support/transports.js'
 
 const NOW = Date.UTC(2026, 5, 1)

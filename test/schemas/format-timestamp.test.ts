@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { formatTimestamp } from '../../src/time/index.js'
+import { formatTimestamp } from '../../src/contract/index.js'
 
 /** The reference: what formatTimestamp computed before it cached the date per UTC day. */
 const viaDate = (ms: number): string => `${new Date(ms).toISOString().slice(0, 19)}Z`

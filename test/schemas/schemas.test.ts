@@ -1,14 +1,12 @@
 import { describe, expect, test } from 'vitest'
+import { exchangeOhlcvQuerySchema, rawQueryOf, toValidationIssues } from '../../src/contract/index.js'
 import {
   aggregatedCandleSchema,
   assetSchema,
   exchangeCandleSchema,
-  exchangeOhlcvQuerySchema,
   isKnownAssetType,
   isKnownFlag,
   isKnownInterval,
-  rawQueryOf,
-  toValidationIssues,
   type ExchangeCandle,
 } from '../../src/schemas/index.js'
 

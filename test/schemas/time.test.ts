@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { describeDuration, formatTimestamp, parseDateTime, parseDuration } from '../../src/time/index.js'
+import { describeDuration, formatTimestamp, parseDateTime, parseDuration } from '../../src/contract/index.js'
 
 describe('start / end accept ISO 8601 (D5)', () => {
   test.each([

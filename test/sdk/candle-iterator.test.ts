@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { APIUserAbortError, CandleWalk, type PageCursor } from '../../src/index.js'
+import { APIUserAbortError, type PageCursor } from '../../src/index.js'
+import { CandleWalk } from '../../src/pagination/index.js'
 
 // The candle iterator is written by hand (not an async generator); these pin the generator
 // contract it promises: in-order service of overlapping calls, and closing the page walk.

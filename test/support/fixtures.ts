@@ -1,5 +1,5 @@
 import type { ExchangeCandle } from '../../src/schemas/index.js'
-import { formatTimestamp } from '../../src/time/index.js'
+import { formatTimestamp } from '../../src/contract/index.js'
 import type { ExplicitDataset } from '../../mocks/index.js'
 
 export const HOUR = 3_600_000

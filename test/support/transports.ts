@@ -1,5 +1,5 @@
 import { getResponse } from 'msw'
-import { createMockService, type MockService, type MockServiceOptions } from '../../mocks/core/index.js'
+import { createMockService, type MockService, type MockServiceOptions } from '../../mocks/index.js'
 import { createHandlers } from '../../mocks/msw/index.js'
 import { startMockServer } from '../../mocks/server/index.js'
 

@@ -1,13 +1,14 @@
-/** What the limiter says of one more request. */
+/** What the rate window says of one more request. */
 export type RateDecision =
   | { allowed: true; headers: Record<string, string> }
   | { allowed: false; retryAfter: number; headers: Record<string, string> }
 
 /**
- * Decision D7: a sliding one-second window of counted requests per account. Only requests that
- * are answered 200 enter the window (`record`); a 429 neither counts nor consumes it.
+ * The service's side of the rate limit: a sliding one-second window of counted requests per account
+ * (contract: rate-limit). Only requests that are answered 200 enter the window (`record`); a 429
+ * neither counts nor consumes it. (The SDK's client-side counterpart is `RateLimiter`.)
  */
-export class RateLimiter {
+export class RateWindow {
   readonly #windows = new Map<string, number[]>()
 
   constructor(
@@ -51,4 +52,14 @@ export class RateLimiter {
   clear(): void {
     this.#windows.clear()
   }
+}
+
+/** The rate window of the `rateLimit` option, or undefined when it is switched off (`false`). */
+export function rateWindowOf(option: false | { perSecond?: number; clock?: () => number } | undefined): RateWindow | undefined {
+  if (option === false) return undefined
+  const perSecond = option?.perSecond ?? 10
+  if (!(Number.isInteger(perSecond) && perSecond > 0)) {
+    throw new TypeError(`rateLimit.perSecond must be a positive integer, got ${perSecond}`)
+  }
+  return new RateWindow(perSecond, option?.clock ?? (() => performance.now()))
 }

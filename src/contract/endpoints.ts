@@ -17,7 +17,7 @@ export type EndpointName = keyof typeof ENDPOINTS
 /** The two authenticated candle endpoints. */
 export type CandleEndpointName = 'exchange_ohlcv' | 'aggregated_ohlcv'
 
-/** The header that carries the API key (interface.md, Authentication). */
+/** The header that carries the API key (docs/contract.md#authentication). */
 export const API_KEY_HEADER = 'X-API-Key'
 
 /**

@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini'
-import type { ValidationIssue } from './error-body.js'
+import type { ValidationIssue } from '../schemas/error-body.js'
 import type { RawParamValue } from './query-param.js'
 
 /** A query as received: each parameter's raw value, an array where it was repeated. */

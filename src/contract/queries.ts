@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
-import type { Interval } from './interval.js'
-import type { Method } from './method.js'
+import type { Interval } from '../schemas/interval.js'
+import type { Method } from '../schemas/method.js'
 import { optionalParam, requiredParam } from './query-param.js'
 import { datetime, limit, text } from './query-values.js'
 

@@ -1,4 +1,4 @@
-import { parseDateTime } from '../time/parse-datetime.js'
+import { parseDateTime } from './parse-datetime.js'
 import type { ParamResult } from './query-param.js'
 
 /** The bounds of the `limit` parameter of both candle endpoints. */

@@ -1,5 +1,0 @@
-export { createMockService, type MockService, type MockServiceOptions } from './service.js'
-export { createClock, toEpochMs, type MockClock } from './clock.js'
-export { FaultQueue, type Fault } from './faults.js'
-export type { KeyInfo } from './key-ring.js'
-export type { MockRequest, MockResponse, HeaderSource, TimeInput } from './types.js'

@@ -1,0 +1,21 @@
+export { ENDPOINTS, API_KEY_HEADER, DEFAULT_BASE_URL, type EndpointName, type CandleEndpointName } from './endpoints.js'
+export {
+  exchangesQuerySchema,
+  assetsQuerySchema,
+  exchangePairsQuerySchema,
+  aggregatedPairsQuerySchema,
+  exchangeOhlcvQuerySchema,
+  aggregatedOhlcvQuerySchema,
+  type ExchangePairsQuery,
+  type AggregatedPairsQuery,
+  type ExchangeOhlcvQuery,
+  type AggregatedOhlcvQuery,
+} from './queries.js'
+export { LIMIT } from './query-values.js'
+export { toValidationIssues, rawQueryOf, type RawQuery } from './validation-issues.js'
+export { describeIssue } from './describe-issue.js'
+export { responseSchemas, type ResponseOf } from './responses.js'
+export type { DateInput } from './date-input.js'
+export { parseDateTime } from './parse-datetime.js'
+export { formatTimestamp } from './format-timestamp.js'
+export { parseDuration, describeDuration } from './duration.js'
