@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream'
-import { APIUserAbortError, DEFAULT_METHOD, NotFoundError, createClient, type MarketCandles, type PairCoverage } from '../../src/index.js'
+import { APIUserAbortError, NotFoundError, createClient, type MarketCandles, type PairCoverage } from '../../src/index.js'
+import { DEFAULT_METHOD } from '../../src/schemas/index.js'
 import { readApiKey } from './api-key.js'
 import { EXPORT_USAGE, parseExportArgs, type ExportArgs } from './args.js'
 import { ExportError } from './export-error.js'
