@@ -1,5 +1,6 @@
 /** `npm run bench`: every measurement in one run; exit code 1 when a target fails. */
 import { buildCli } from './build-cli.js'
+import { measureExport, reportExport } from './export.js'
 import { measureCorePageCost, reportCorePageCost } from './core-page-cost.js'
 import { measureMemoryWalks, reportMemoryWalks } from './memory-walk.js'
 import { measureRateLimitedWalks, reportRateLimitedWalks } from './rate-limited-walk.js'
@@ -40,6 +41,7 @@ const passed = [
   await section(measureSdkCpuCost, reportSdkCpuCost),
   await section(measureRateLimitedWalks, reportRateLimitedWalks),
   await section(measureMemoryWalks, reportMemoryWalks),
+  await section(measureExport, reportExport),
 ]
 const ok = passed.every(Boolean)
 console.log(`Overall: ${verdict(ok)} (${passed.map(verdict).join(', ')}; measurements ${seconds(started)} s, with the build ${seconds(benchStarted)} s)`)

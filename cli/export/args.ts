@@ -27,6 +27,8 @@ export interface ExportArgs {
   quiet: boolean
   /** Seconds between progress lines when stderr is not a terminal. */
   progressInterval: number
+  /** Candle requests per second the client allows itself; false for no client-side limit. */
+  rateLimit: number | false
   help: boolean
 }
 
@@ -58,6 +60,8 @@ Service:
   --api-key-file FILE    a file holding the key (one line)
   --base-url URL         the service (default: MARKET_CANDLES_BASE_URL)
   --mock                 run against the embedded reference service with a demo key
+  --rate-limit N|off     candle requests per second to stay under (default 10, the service's limit);
+                         off only for a service without a limit (serve --no-rate-limit)
 
 Output:
   --quiet                no progress
@@ -121,6 +125,7 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
         mock: { type: 'boolean', default: false },
         quiet: { type: 'boolean', short: 'q', default: false },
         'progress-interval': { type: 'string' },
+        'rate-limit': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     })
@@ -136,7 +141,7 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
     help: v.help,
   }
   if (v.help) {
-    return { ...base, kind: 'exchange', exchange: undefined, method: undefined, pairs: [], allPairs: false, interval: '', start: undefined, end: undefined, out: '', format: 'csv', progressInterval: 5 }
+    return { ...base, kind: 'exchange', exchange: undefined, method: undefined, pairs: [], allPairs: false, interval: '', start: undefined, end: undefined, out: '', format: 'csv', progressInterval: 5, rateLimit: 10 }
   }
   const nonEmpty = (name: string, value: string | undefined) => {
     if (value !== undefined && value.trim() === '') throw new ExportUsageError(`--${name} cannot be empty`)
@@ -184,5 +189,12 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
       throw new ExportUsageError(`--progress-interval must be a number of seconds from 0.1 to 3600, got '${v['progress-interval']}'`)
     }
   }
-  return { ...base, kind, exchange, method, pairs, allPairs: v['all-pairs'], interval, start, end, out, format, progressInterval }
+  let rateLimit: number | false = 10
+  const rate = v['rate-limit']
+  if (rate !== undefined) {
+    if (rate === 'off') rateLimit = false
+    else if (/^\d+(\.\d+)?$/.test(rate) && Number(rate) > 0 && Number(rate) <= 1000) rateLimit = Number(rate)
+    else throw new ExportUsageError(`--rate-limit must be requests per second (up to 1000) or off, got '${rate}'`)
+  }
+  return { ...base, kind, exchange, method, pairs, allPairs: v['all-pairs'], interval, start, end, out, format, progressInterval, rateLimit }
 }

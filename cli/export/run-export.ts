@@ -6,7 +6,7 @@ import { EXPORT_USAGE, parseExportArgs, type ExportArgs } from './args.js'
 import { ExportError } from './export-error.js'
 import { describeFailure, keptNote } from './describe-failure.js'
 import { MOCK_KEY, startEmbeddedService } from './embedded-service.js'
-import { RequestMeter, plainReporter, silentReporter, ttyReporter, type ProgressReporter } from './progress/index.js'
+import { RequestMeter, plainReporter, silentReporter, ttyReporter, type ProgressReporter, type ReporterContext } from './progress/index.js'
 import { SeriesFailure, exportAll, type RunTotals } from './runner.js'
 import { selectSeries, type Series } from './series.js'
 import { shellQuote } from './shell-quote.js'
@@ -20,8 +20,8 @@ export interface ExportIO {
   stderr: Writable
   /** Whether stderr is a terminal: progress bars there, plain lines otherwise. */
   stderrIsTTY: boolean
-  /** Replaces the progress display (the bench records memory through it). */
-  reporter?: ProgressReporter
+  /** Replaces the progress display (the bench measures through it). */
+  reporter?: (context: ReporterContext) => ProgressReporter
   /** Receives the abort that SIGINT would send; the default listens to SIGINT. */
   onInterrupt?: (interrupt: () => void) => () => void
 }
@@ -86,6 +86,7 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
     client = createClient({
       apiKey,
       baseUrl,
+      rateLimit: args.rateLimit === false ? false : { perSecond: args.rateLimit },
       hooks: {
         onResponse: (event) => {
           if (event.endpoint === 'exchange_ohlcv' || event.endpoint === 'aggregated_ohlcv') meter.response(event.status)
@@ -101,11 +102,12 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
 
   const controller = new AbortController()
   const stopListening = (io.onInterrupt ?? listenToSigint)(() => controller.abort())
-  const reporter =
-    io.reporter ??
+  const context: ReporterContext = { meter, stream: io.stderr, intervalSeconds: args.progressInterval }
+  const reporter: ProgressReporter =
+    io.reporter?.(context) ??
     (args.quiet ? silentReporter
-    : io.stderrIsTTY ? ttyReporter({ meter, stream: io.stderr, intervalSeconds: args.progressInterval })
-    : plainReporter({ meter, stream: io.stderr, intervalSeconds: args.progressInterval }))
+    : io.stderrIsTTY ? ttyReporter(context)
+    : plainReporter(context))
   const totals: RunTotals = { series: 0, candles: 0, pages: 0 }
   let catalog: PairCoverage[] | undefined
   let sink: Sink | undefined

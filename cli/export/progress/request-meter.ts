@@ -2,6 +2,9 @@
 export class RequestMeter {
   requests = 0
   rateLimited = 0
+  /** performance.now() of the first and the latest response. */
+  firstAt: number | undefined
+  lastAt: number | undefined
   readonly #recent: number[] = []
   readonly #windowMs: number
 
@@ -12,6 +15,8 @@ export class RequestMeter {
   /** One response to a candle request (any status). */
   response(status: number, now = performance.now()): void {
     this.requests++
+    this.firstAt ??= now
+    this.lastAt = now
     if (status === 429) this.rateLimited++
     this.#recent.push(now)
     this.#trim(now)
