@@ -27,7 +27,7 @@ process.on('exit', () => {
 })
 
 /** Linux only: utime + stime of `pid` from /proc/PID/stat, in ms. */
-function procCpuMs(pid: number): number {
+export function procCpuMs(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
     // Field 2 (comm) may contain spaces; fields after the closing paren are space-separated.

@@ -9,7 +9,7 @@ export function processCpuMs(): number {
 
 // A full collection on demand, without restarting node with --expose-gc.
 setFlagsFromString('--expose-gc')
-const fullGc = runInNewContext('gc') as () => void
+export const fullGc = runInNewContext('gc') as () => void
 
 /**
  * CPU and wall time of one run of `fn`. The heap is collected before the run (so no run pays for

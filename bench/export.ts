@@ -18,6 +18,7 @@ import { startChildServer, type ChildServer } from './child-server.js'
 import type { ExportChildConfig, ExportChildResult } from './export-child.js'
 import { API_KEY, MINUTE, NOW, PAGE_LIMIT } from './fixtures.js'
 import { fmt, median, verdict } from './stats.js'
+import { verdictOf, type BenchRow } from './table.js'
 import { fullPageRange, type WalkRange } from './walk-range.js'
 
 const CHILD = 'bench/export-child.ts'
@@ -40,6 +41,7 @@ export interface ExportBench {
   rate: { range: WalkRange; run: ExportChildResult; rate: number; counted: number; pass: boolean }
   memory: { run: ExportChildResult; from: number; to: number; growthMb: number; pass: boolean }
   throughput: { range: WalkRange; exportRates: number[]; rawRates: number[]; exportCandles: number[]; pass: boolean }
+  rows: BenchRow[]
   pass: boolean
 }
 
@@ -116,7 +118,12 @@ export async function measureExport(): Promise<ExportBench> {
         rawRates.push(r.candles / (r.writeSpanMs / 1000))
       }
       const throughput = { range, exportRates, rawRates, exportCandles, pass: median(exportRates) >= THROUGHPUT_TARGET && exportCandles.every((n) => n === range.candles) }
-      return { rate, memory, throughput, pass: rate.pass && memory.pass && throughput.pass }
+      const rows: BenchRow[] = [
+        { figure: `4a export at the rate limit (latency 250 ms, ${rate.run.pages} pages): ${fmt(rate.rate, 2)} requests/s, ${rate.run.rateLimited} × 429`, goal: `>= ${EXPORT_RATE_TARGET}/s, no 429`, verdict: rate.run.rateLimited > 0 ? 'not met' : verdictOf(rate.rate, rate.rate, EXPORT_RATE_TARGET) },
+        { figure: `4b export RSS after ${MEMORY_TO / 1e6} M candles - after ${MEMORY_FROM / 1e3} k: ${fmt(memory.growthMb, 1)} MB`, goal: `<= ${MEMORY_GROWTH_TARGET_MB} MB`, verdict: verdictOf(memory.growthMb, memory.growthMb, MEMORY_GROWTH_TARGET_MB, true) },
+        { figure: `4c export into SQLite, no rate limit: ${fmt(median(exportRates) / 1000, 0)}k candles/s (${spread(exportRates)}); raw fetch + JSON.parse ${fmt(median(rawRates) / 1000, 0)}k (${spread(rawRates)})`, goal: `>= ${THROUGHPUT_TARGET / 1000}k/s`, verdict: verdictOf(Math.min(...exportRates), Math.max(...exportRates), THROUGHPUT_TARGET) },
+      ]
+      return { rate, memory, throughput, rows, pass: rate.pass && memory.pass && throughput.pass }
     })
   } finally {
     rmSync(dir, { recursive: true, force: true })

@@ -9,10 +9,11 @@ export const HEADERS = { 'x-api-key': API_KEY }
 export const PAGE_LIMIT = 1000
 export const MINUTE = 60_000
 
-const BASE = `/v1/exchange_ohlcv?exchange=bitstamp&interval=1m&base=BTC&quote=USD&limit=${PAGE_LIMIT}`
+export const CANDLE_PATH = '/v1/exchange_ohlcv'
+const base = (limit: number) => `${CANDLE_PATH}?exchange=bitstamp&interval=1m&base=BTC&quote=USD&limit=${limit}`
 
 /** Latest page up to `endMs` (no `start`: the descending walk). */
-export const nearUrl = (endMs: number): string => `${BASE}&end=${new Date(endMs).toISOString()}`
+export const nearUrl = (endMs: number): string => `${base(PAGE_LIMIT)}&end=${new Date(endMs).toISOString()}`
 
-/** First page from `startMs` on (the ascending walk). */
-export const farUrl = (startMs: number): string => `${BASE}&start=${new Date(startMs).toISOString()}`
+/** First page of `limit` candles from `startMs` on (the ascending walk). */
+export const farUrl = (startMs: number, limit = PAGE_LIMIT): string => `${base(limit)}&start=${new Date(startMs).toISOString()}`

@@ -9,7 +9,7 @@
 import { createMockService } from '../mocks/core/service.js'
 import { defaultDataset } from '../mocks/data/default-dataset.js'
 import { createClient } from '../src/index.js'
-import { processCpuMs } from './cpu-time.js'
+import { fullGc, processCpuMs } from './cpu-time.js'
 import { API_KEY } from './fixtures.js'
 import { inProcessFetch } from './in-process-fetch.js'
 import { MEMORY_CANDLES, MEMORY_NOW, MEMORY_START_MS, SAMPLE_MS, WARMUP_PAGES, type AdapterMode, type MemoryWalkResult } from './memory-walk-config.js'
@@ -93,7 +93,9 @@ for await (const candle of client.exchangeOhlcvCandles(walkParams(range))) {
     }
     if (candles % 1_000_000 === 0) {
       sample()
-      timeline.push({ candles, rssMaxMb: segment.rssMax / MB, heapFloorMb: segment.heapFloor / MB })
+      fullGc()
+      const afterGc = process.memoryUsage()
+      timeline.push({ candles, rssMaxMb: segment.rssMax / MB, heapFloorMb: segment.heapFloor / MB, rssAfterGcMb: afterGc.rss / MB, liveHeapMb: afterGc.heapUsed / MB })
       segment = { rssMax: 0, heapFloor: Infinity }
     }
     if (performance.now() - lastSample >= SAMPLE_MS) sample()

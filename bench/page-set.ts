@@ -4,7 +4,7 @@
  * bytes. The n-th request of a run always gets a URL not requested before, so no URL-keyed cache
  * (in the service, the server or the client) can help either side.
  */
-import { farUrl } from './fixtures.js'
+import { PAGE_LIMIT, farUrl } from './fixtures.js'
 import type { FetchedPage } from './prefetch-pages.js'
 
 export interface PageSet {
@@ -16,10 +16,10 @@ export interface PageSet {
   paths(from: number, count: number): string[]
 }
 
-export function createPageSet(pages: readonly FetchedPage[], variants: number): PageSet {
+export function createPageSet(pages: readonly FetchedPage[], variants: number, limit = PAGE_LIMIT): PageSet {
   if (variants > 59_000) throw new RangeError('variants must stay inside one minute')
   const bytes = new Map<string, Buffer>()
-  const url = (n: number) => farUrl(pages[n % pages.length]!.start + Math.floor(n / pages.length))
+  const url = (n: number) => farUrl(pages[n % pages.length]!.start + Math.floor(n / pages.length), limit)
   const capacity = pages.length * variants
   for (let n = 0; n < capacity; n++) bytes.set(url(n), pages[n % pages.length]!.body)
   return {

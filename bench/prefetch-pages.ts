@@ -1,6 +1,6 @@
 /** Walks forward through the 1m history page by page (D11 cursor) and keeps each page's bytes. */
 import { Agent, get } from 'node:http'
-import { HEADERS, farUrl } from './fixtures.js'
+import { HEADERS, PAGE_LIMIT, farUrl } from './fixtures.js'
 
 interface Row {
   close_ts: string
@@ -26,16 +26,16 @@ function fetchBytes(agent: Agent, url: string): Promise<Buffer> {
   })
 }
 
-/** `count` consecutive pages from `startMs` on, each starting 1 ms after the previous page's last close_ts. */
-export async function prefetchForwardPages(baseUrl: string, startMs: number, count: number): Promise<FetchedPage[]> {
+/** `count` consecutive pages of `limit` from `startMs` on, each starting 1 ms after the previous page's last close_ts. */
+export async function prefetchForwardPages(baseUrl: string, startMs: number, count: number, limit = PAGE_LIMIT): Promise<FetchedPage[]> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 })
   const pages: FetchedPage[] = []
   try {
     let start = startMs
     for (let i = 0; i < count; i++) {
-      const body = await fetchBytes(agent, `${baseUrl}${farUrl(start)}`)
+      const body = await fetchBytes(agent, `${baseUrl}${farUrl(start, limit)}`)
       const rows = JSON.parse(body.toString('utf8')) as Row[]
-      if (rows.length === 0) throw new Error(`empty page at ${farUrl(start)}`)
+      if (rows.length !== limit) throw new Error(`${rows.length} candles at ${farUrl(start, limit)}, expected ${limit}`)
       pages.push({ start, body })
       start = Date.parse(rows[rows.length - 1]!.close_ts) + 1
     }

@@ -10,6 +10,7 @@ import { CLI } from './build-cli.js'
 import { startChildServer } from './child-server.js'
 import { API_KEY, NOW } from './fixtures.js'
 import { fmt, verdict } from './stats.js'
+import type { BenchRow } from './table.js'
 import { fullPageRange, walkParams, type WalkRange } from './walk-range.js'
 
 export const RATE_TARGET = 9.5
@@ -42,6 +43,7 @@ export interface RateWalk {
 export interface RateLimitedWalks {
   concurrent: RateWalk
   sequential: RateWalk
+  rows: BenchRow[]
   pass: boolean
 }
 
@@ -111,7 +113,16 @@ export async function measureRateLimitedWalks(): Promise<RateLimitedWalks> {
   const concurrent = await walk('default iterator', fullPageRange(START_MS, CONCURRENT_PAGES), undefined)
   const sequential = await walk('sequential iterator', fullPageRange(START_MS, SEQUENTIAL_PAGES), 1)
   const ok = (w: RateWalk) => (w.statuses[429] ?? 0) === 0 && w.requests === w.range.pages
-  return { concurrent, sequential, pass: ok(concurrent) && ok(sequential) && concurrent.rate >= RATE_TARGET }
+  const pass = ok(concurrent) && ok(sequential) && concurrent.rate >= RATE_TARGET
+  // One walk of 300 requests: the limiter's own margin caps it at 9.76/s, so the rate has no run-to-run spread to speak of.
+  const rows: BenchRow[] = [
+    {
+      figure: `SDK defaults walking ${concurrent.range.pages} full pages at the service's 10/s limit, ${LATENCY_MS} ms latency: ${fmt(concurrent.rate, 2)} requests/s, ${concurrent.statuses[429] ?? 0} × 429 (sequential walk, for comparison: ${fmt(sequential.rate, 2)}/s, ${sequential.statuses[429] ?? 0} × 429)`,
+      goal: `>= ${RATE_TARGET}/s, no 429`,
+      verdict: pass ? 'met' : 'not met',
+    },
+  ]
+  return { concurrent, sequential, rows, pass }
 }
 
 export function reportRateLimitedWalks(r: RateLimitedWalks): string[] {

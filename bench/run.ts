@@ -1,4 +1,11 @@
-/** `npm run bench`: every measurement in one run; exit code 1 when a target fails. */
+/**
+ * `npm run bench`: every measurement in one run, then one table (section, figure, goal, verdict);
+ * exit code 1 when a goal is not met. `npm run bench -- 2 3a` runs only those sections.
+ *
+ * A section is a `measureX()` returning `{ pass }`, a `reportX(result)` returning its detailed lines
+ * and, optionally, its lines of the final table (`BenchRow[]`: figure, goal, verdict), registered
+ * with one `define(id, measureX, reportX, (r) => rows)` line below.
+ */
 import { buildCli } from './build-cli.js'
 import { measureExport, reportExport } from './export.js'
 import { measureCorePageCost, reportCorePageCost } from './core-page-cost.js'
@@ -6,17 +13,47 @@ import { measureMemoryWalks, reportMemoryWalks } from './memory-walk.js'
 import { measureRateLimitedWalks, reportRateLimitedWalks } from './rate-limited-walk.js'
 import { measureSdkCpuCost, reportSdkCpuCost } from './sdk-cpu-cost.js'
 import { measureServerThroughput, reportServerThroughput } from './server-throughput.js'
-import { verdict } from './stats.js'
+import { formatTable, markdownTable, type BenchRow, type TableRow } from './table.js'
+
+interface Section {
+  id: string
+  run(): Promise<{ pass: boolean; rows: BenchRow[] | undefined; lines: string[] }>
+}
+const define = <R extends { pass: boolean }>(id: string, measure: () => Promise<R>, report: (result: R) => string[], table?: (result: R) => BenchRow[]): Section => ({
+  id,
+  run: async () => {
+    const result = await measure()
+    return { pass: result.pass, rows: table?.(result), lines: report(result) }
+  },
+})
+
+const SECTIONS = [
+  define('1', measureCorePageCost, reportCorePageCost, (r) => r.rows),
+  define('2', measureServerThroughput, reportServerThroughput, (r) => r.rows),
+  define('3a', measureSdkCpuCost, reportSdkCpuCost, (r) => r.rows),
+  define('3b', measureRateLimitedWalks, reportRateLimitedWalks, (r) => r.rows),
+  define('3c', measureMemoryWalks, reportMemoryWalks, (r) => r.rows),
+  define('4', measureExport, reportExport, (r) => r.rows),
+]
+
+const wanted = process.argv.slice(2)
+const unknown = wanted.filter((id) => !SECTIONS.some((s) => s.id === id))
+if (unknown.length > 0) {
+  console.error(`bench: no section ${unknown.join(', ')}; sections: ${SECTIONS.map((s) => s.id).join(', ')}`)
+  process.exit(2)
+}
+const selected = wanted.length > 0 ? SECTIONS.filter((s) => wanted.includes(s.id)) : SECTIONS
 
 const benchStarted = performance.now()
-console.log(`market-candles bench (node ${process.version}, ${process.platform}/${process.arch})`)
+const date = new Date().toISOString().slice(0, 10)
+console.log(`market-candles bench, ${date} (node ${process.version}, ${process.platform}/${process.arch})`)
 console.log(buildCli())
 console.log('')
 
 // Every loop is bounded; this only catches a hang (e.g. a request that never completes).
-// Exiting kills the server children too (child-server.ts, memory-walk.ts). The whole run takes
-// about 5 minutes, most of it in 3b (paced by the rate limit) and 3c (two walks of 10 M candles).
-const WATCHDOG_S = 600
+// Exiting kills the server children too. The whole run takes about 5-8 minutes, most of it in 3b
+// (paced by the rate limit) and 3c (walks of 10 M candles).
+const WATCHDOG_S = 900
 const watchdog = setTimeout(() => {
   console.error(`bench: still running after ${WATCHDOG_S} s, giving up`)
   process.exit(2)
@@ -25,24 +62,25 @@ watchdog.unref()
 const started = performance.now()
 const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(1)
 
-/** Runs one measurement, prints its report and how long it took; returns whether it passed. */
-async function section<R extends { pass: boolean }>(measure: () => Promise<R>, report: (r: R) => string[]): Promise<boolean> {
+const table: TableRow[] = []
+let ok = true
+for (const section of selected) {
   const t0 = performance.now()
-  const result = await measure()
-  for (const line of report(result)) console.log(line)
+  const result = await section.run()
+  for (const line of result.lines) console.log(line)
   console.log(`  (${seconds(t0)} s)`)
   console.log('')
-  return result.pass
+  // A section without rows of its own gets one from its verdict and its report's last line.
+  const rows: BenchRow[] = result.rows ?? [{ figure: result.lines.at(-1)!.trim(), goal: '', verdict: result.pass ? 'met' : 'not met' }]
+  table.push(...rows.map((row) => ({ section: section.id, ...row })))
+  ok &&= result.pass && rows.every((row) => row.verdict !== 'not met')
 }
 
-const passed = [
-  await section(measureCorePageCost, reportCorePageCost),
-  await section(measureServerThroughput, reportServerThroughput),
-  await section(measureSdkCpuCost, reportSdkCpuCost),
-  await section(measureRateLimitedWalks, reportRateLimitedWalks),
-  await section(measureMemoryWalks, reportMemoryWalks),
-  await section(measureExport, reportExport),
-]
-const ok = passed.every(Boolean)
-console.log(`Overall: ${verdict(ok)} (${passed.map(verdict).join(', ')}; measurements ${seconds(started)} s, with the build ${seconds(benchStarted)} s)`)
+console.log(`Summary (${date}; measurements ${seconds(started)} s, with the build ${seconds(benchStarted)} s):`)
+for (const line of formatTable(table)) console.log(line)
+console.log('')
+console.log('The same, as Markdown:')
+for (const line of markdownTable(table)) console.log(line)
+console.log('')
+console.log(`Overall: ${ok ? 'every goal met or inside the spread' : 'a goal is not met'}`)
 process.exitCode = ok ? 0 : 1

@@ -1,147 +1,237 @@
 /**
- * Measurement 2: pages/s of the standalone reference server vs a raw server sending the same bytes.
- * Each server runs in its own child process (the reference one through the real CLI, dist/cli.js);
- * the load driver stays in this process, so neither server shares an event loop with the client.
+ * Measurement 2: pages/s of the standalone reference server against what users would pick instead
+ * (Prism serving a static example; json-server serving a JSON file) and against a server sending the
+ * same bytes from memory (the static limit: what this machine and the load generator reach at all).
+ * Every server runs in its own process; the load comes from wrk (wrk.ts), not from Node, so the
+ * client is not the bottleneck: the static-bytes rate shows how far wrk goes, and wrk's own CPU is
+ * reported next to each server's.
  */
+import { ensureAlternatives, startJsonServer, startPrism, type PageKind, type ToolServer } from './alternatives.js'
 import { CLI } from './build-cli.js'
-import { startChildServer, type ChildServer } from './child-server.js'
-import { HEADERS, NOW, PAGE_LIMIT } from './fixtures.js'
-import { createClient, runRound, type Client, type RoundResult } from './http-client.js'
+import { procCpuMs, startChildServer, type ChildServer } from './child-server.js'
+import { CANDLE_PATH, HEADERS, NOW } from './fixtures.js'
 import { writePageFile } from './page-file.js'
-import { createPageSet, type PageSet } from './page-set.js'
-import { prefetchForwardPages } from './prefetch-pages.js'
-import { fmt, median, verdict } from './stats.js'
+import { createPageSet } from './page-set.js'
+import { prefetchForwardPages, type FetchedPage } from './prefetch-pages.js'
+import { fmt, median, spread, withSpread } from './stats.js'
+import { verdictOf, type BenchRow } from './table.js'
+import { createWrk, ensureWrk, type WrkRun } from './wrk.js'
 
-export const SERVER_TARGET = 0.5
+/** The reference server must serve at least this many times Prism's pages/s. */
+export const PRISM_GOAL = 4
+/** wrk must reach at least this many times the reference server's rate on static bytes (else the client could be the limit). */
+export const HEADROOM_GOAL = 2
+/** ... or wrk must have used less than this share of one core (%) while loading the reference server. */
+export const WRK_CORE_GOAL = 50
 
-const PAGE_COUNT = 200
+const KINDS: { kind: PageKind; limit: number; label: string }[] = [
+  { kind: 'page1000', limit: 1000, label: '1000-candle pages' },
+  { kind: 'page10', limit: 10, label: 'limit=10 pages' },
+]
 const FIRST_START = Date.UTC(2016, 0, 1) + 1 // just after a grid point, like every later page start
-const CONCURRENCY = 4
-const PAGES_PER_ROUND = 400
-const MAX_ROUND_PAIRS = 8
-const VARIANTS = Math.ceil(((MAX_ROUND_PAIRS + 1) * PAGES_PER_ROUND) / PAGE_COUNT) // + 1 for the warm-up round
-const BUDGET_MS = 40_000
+const PAGE_COUNT = 100
+/** URL spellings per page (start + 0..VARIANTS-1 ms): 10,000 distinct URLs per kind, so no URL-keyed cache can help. */
+const VARIANTS = 100
+const CONNECTIONS = 16
+const THREADS = 2
+const WARMUP_S = 1
+const ROUND_S = 2
+const ROUNDS = 3
 
-/** One timed round, with the CPU time its server child and this (client) process spent on it. */
-export interface Round extends RoundResult {
+type Name = 'reference' | 'static' | 'prism' | 'jsonServer'
+const LABEL: Record<Name, string> = { reference: 'reference server', static: 'static bytes', prism: 'Prism', jsonServer: 'json-server' }
+
+interface Target {
+  name: Name
+  label: string
+  url: string
+  pid: number
+  /** The path list file and headers wrk sends, per page kind. */
+  load: Record<PageKind, { paths: string; headers: Record<string, string> }>
+}
+
+export interface Round extends WrkRun {
   serverCpuMs: number
-  clientCpuMs: number
+}
+
+export interface KindResult {
+  kind: PageKind
+  label: string
+  limit: number
+  pageBytes: number
+  rounds: Partial<Record<Name, Round[]>>
 }
 
 export interface ServerThroughput {
-  pageCount: number
-  distinctUrls: number
-  pageBytes: number
-  ref: Round[]
-  raw: Round[]
-  refRate: number
-  rawRate: number
-  ratio: number
+  /** Why nothing (or not everything) was measured. */
+  skipped: string[]
+  servers: Partial<Record<Name, string>>
+  kinds: KindResult[]
+  rows: BenchRow[]
   pass: boolean
-  /** Requests re-sent after the keep-alive race (see http-client.ts), per server. */
-  retries: { ref: number; raw: number }
 }
 
-const rate = (r: RoundResult) => (r.pages * 1000) / r.ms
-const clientCpuMs = () => {
-  const { user, system } = process.cpuUsage()
-  return (user + system) / 1000
-}
+const rates = (xs: readonly Round[] | undefined) => (xs ?? []).map((x) => x.rate)
+const perRound = (a: readonly Round[] | undefined, b: readonly Round[] | undefined) => (a && b ? a.map((x, i) => x.rate / b[i]!.rate) : [])
+const int = (x: number) => Math.round(x).toLocaleString('en-US')
 
-/** One server's client and its position in the shared URL sequence. */
-function driver(server: ChildServer, client: Client, set: PageSet) {
-  let sent = 0
-  return async (exact = false): Promise<Round> => {
-    const paths = set.paths(sent, PAGES_PER_ROUND)
-    sent += PAGES_PER_ROUND
-    const server0 = server.cpuMs()
-    const client0 = clientCpuMs()
-    const round = await runRound(client, paths, set.bytes, CONCURRENCY, exact)
-    return { ...round, serverCpuMs: server.cpuMs() - server0, clientCpuMs: clientCpuMs() - client0 }
-  }
+/** GET `path` and check the answer is the expected page (the same JSON; byte for byte where `exact`). */
+async function checkAnswer(target: Target, path: string, headers: Record<string, string>, expected: Buffer, exact: boolean): Promise<void> {
+  const res = await fetch(`${target.url}${path}`, { headers })
+  const body = Buffer.from(await res.arrayBuffer())
+  const same = exact ? body.equals(expected) : JSON.stringify(JSON.parse(body.toString('utf8'))) === JSON.stringify(JSON.parse(expected.toString('utf8')))
+  if (res.status !== 200 || !same) throw new Error(`${target.label} ${path}: status ${res.status}, ${body.length} bytes; not the expected page (${expected.length} bytes)`)
 }
 
 export async function measureServerThroughput(): Promise<ServerThroughput> {
-  const children: ChildServer[] = []
-  const clients: Client[] = []
-  let pageFile: Awaited<ReturnType<typeof writePageFile>> | undefined
+  const skipped: string[] = []
+  const log = (line: string) => console.log(line)
+  const wrkReady = ensureWrk(log)
+  if (!wrkReady.ok) return notMeasured([`section 2 needs wrk as its load generator: ${wrkReady.why}`])
+  const tools = ensureAlternatives(log)
+  if (!tools.ok) skipped.push(`Prism and json-server not measured: ${tools.why}`)
+
+  const stops: (() => Promise<void>)[] = []
+  const wrk = await createWrk()
   try {
-    const refServer = await startChildServer('reference server', [CLI, 'serve', '--port', '0', '--host', '127.0.0.1', '--no-rate-limit', '--now', NOW])
-    children.push(refServer)
-    const fetched = await prefetchForwardPages(refServer.url, FIRST_START, PAGE_COUNT)
-    const set = createPageSet(fetched, VARIANTS)
-    pageFile = await writePageFile(fetched)
-    const rawServer = await startChildServer('raw server', ['--import', 'tsx', 'bench/raw-server-child.ts', pageFile.path, String(VARIANTS)])
-    children.push(rawServer)
-    await pageFile.remove()
-    pageFile = undefined
+    const ref = await startChildServer('reference server', [CLI, 'serve', '--port', '0', '--host', '127.0.0.1', '--no-rate-limit', '--now', NOW])
+    stops.push(ref.stop)
+    const fetched = {} as Record<PageKind, FetchedPage[]>
+    for (const { kind, limit } of KINDS) fetched[kind] = await prefetchForwardPages(ref.url, FIRST_START, PAGE_COUNT, limit)
+    const sets = Object.fromEntries(KINDS.map(({ kind, limit }) => [kind, createPageSet(fetched[kind], VARIANTS, limit)])) as Record<PageKind, ReturnType<typeof createPageSet>>
 
-    const refClient = createClient(refServer.url, HEADERS, CONCURRENCY)
-    const rawClient = createClient(rawServer.url, HEADERS, CONCURRENCY)
-    clients.push(refClient, rawClient)
-    const ref = driver(refServer, refClient, set)
-    const raw = driver(rawServer, rawClient, set)
-    // Warm-up (JIT, keep-alive sockets), byte-comparing every answer of both servers.
-    await ref(true)
-    await raw(true)
+    const files = await Promise.all(KINDS.map(({ kind, limit }) => writePageFile(fetched[kind], limit)))
+    let staticServer: ChildServer
+    try {
+      staticServer = await startChildServer('static bytes', ['--import', 'tsx', 'bench/raw-server-child.ts', ...files.flatMap((f) => [f.path, String(VARIANTS)])])
+    } finally {
+      await Promise.all(files.map((f) => f.remove()))
+    }
+    stops.push(staticServer.stop)
 
-    const refRounds: Round[] = []
-    const rawRounds: Round[] = []
-    const deadline = performance.now() + BUDGET_MS
-    // ABBA order: one pair runs ref then raw, the next raw then ref.
-    for (let i = 0; i < MAX_ROUND_PAIRS && performance.now() < deadline; i++) {
-      if (i % 2 === 0) {
-        refRounds.push(await ref())
-        rawRounds.push(await raw())
-      } else {
-        rawRounds.push(await raw())
-        refRounds.push(await ref())
+    const allPaths = {} as Record<PageKind, string>
+    for (const { kind } of KINDS) allPaths[kind] = await wrk.paths(kind, sets[kind].paths(0, sets[kind].capacity))
+    const sameUrls = (headers: Record<string, string>) =>
+      Object.fromEntries(KINDS.map(({ kind }) => [kind, { paths: allPaths[kind], headers }])) as Target['load']
+    const targets: Target[] = [
+      { name: 'reference', label: `reference server (node ${CLI} serve)`, url: ref.url, pid: ref.pid, load: sameUrls(HEADERS) },
+      { name: 'static', label: 'static bytes (node:http, pages from memory)', url: staticServer.url, pid: staticServer.pid, load: sameUrls(HEADERS) },
+    ]
+    if (tools.ok) {
+      const examples = Object.fromEntries(KINDS.map(({ kind }) => [kind, JSON.parse(fetched[kind][0]!.body.toString('utf8'))])) as Record<PageKind, unknown>
+      const add = async (name: Name, start: () => Promise<ToolServer>) => {
+        try {
+          const tool = await start()
+          stops.push(tool.stop)
+          const load = {} as Target['load']
+          for (const { kind } of KINDS) {
+            const route = tool.routes[kind]
+            // Prism answers whatever the query; json-server would read the query as filters.
+            load[kind] = name === 'prism' ? { paths: allPaths[kind], headers: { ...HEADERS, ...route.headers } } : { paths: await wrk.paths(`${name}-${kind}`, [route.path]), headers: route.headers }
+          }
+          targets.push({ name, label: tool.name, url: tool.url, pid: tool.pid, load })
+        } catch (error) {
+          skipped.push(`${LABEL[name]} not measured: ${(error as Error).message}`)
+        }
       }
+      await add('prism', () => startPrism(examples, CANDLE_PATH))
+      await add('jsonServer', () => startJsonServer(examples))
     }
-    const refRate = median(refRounds.map(rate))
-    const rawRate = median(rawRounds.map(rate))
-    const ratio = refRate / rawRate
-    const pageBytes = fetched.reduce((sum, p) => sum + p.body.length, 0) / fetched.length
-    return {
-      pageCount: fetched.length,
-      distinctUrls: (refRounds.length + 1) * PAGES_PER_ROUND,
-      pageBytes,
-      ref: refRounds,
-      raw: rawRounds,
-      refRate,
-      rawRate,
-      ratio,
-      pass: ratio >= SERVER_TARGET,
-      retries: { ref: refClient.retries, raw: rawClient.retries },
+
+    const kinds: KindResult[] = []
+    for (const { kind, limit, label } of KINDS) {
+      const first = fetched[kind][0]!
+      for (const t of targets) {
+        const path = t.name === 'jsonServer' ? `/${kind}` : sets[kind].paths(0, 1)[0]!
+        await checkAnswer(t, path, t.load[kind].headers, first.body, t.name === 'reference' || t.name === 'static')
+      }
+      const minBytes = Math.min(...fetched[kind].map((p) => p.body.length))
+      const run = async (t: Target, seconds: number): Promise<Round> => {
+        const cpu0 = procCpuMs(t.pid)
+        const r = await wrk.run({ baseUrl: t.url, ...t.load[kind], connections: CONNECTIONS, threads: THREADS, seconds })
+        const serverCpuMs = procCpuMs(t.pid) - cpu0
+        if (r.errors > 0 || r.non2xx > 0) throw new Error(`${t.label}, ${label}: ${r.errors} socket errors, ${r.non2xx} answers not 2xx/3xx in ${r.requests}`)
+        if (r.bytes / r.requests < minBytes) throw new Error(`${t.label}, ${label}: ${fmt(r.bytes / r.requests, 0)} bytes per answer, a page is at least ${minBytes}`)
+        return { ...r, serverCpuMs }
+      }
+      for (const t of targets) await run(t, WARMUP_S)
+      const rounds: KindResult['rounds'] = {}
+      for (let r = 0; r < ROUNDS; r++) {
+        // Each round visits every server, starting one further along, so drift hits all alike.
+        for (let k = 0; k < targets.length; k++) {
+          const t = targets[(k + r) % targets.length]!
+          ;(rounds[t.name] ??= []).push(await run(t, ROUND_S))
+        }
+      }
+      kinds.push({ kind, label, limit, pageBytes: fetched[kind].reduce((s, p) => s + p.body.length, 0) / fetched[kind].length, rounds })
     }
+    const servers = Object.fromEntries(targets.map((t) => [t.name, t.label])) as ServerThroughput['servers']
+    const rows = kinds.flatMap((k) => rowsOf(k, skipped))
+    return { skipped, servers, kinds, rows, pass: rows.every((r) => r.verdict !== 'not met') }
   } finally {
-    for (const client of clients) client.close()
-    await Promise.all(children.map((child) => child.stop()))
-    await pageFile?.remove()
+    for (const stop of stops.reverse()) await stop()
+    await wrk.close()
   }
 }
 
-export function reportServerThroughput(r: ServerThroughput): string[] {
-  const rounds = (xs: Round[]) => xs.map((x) => fmt(rate(x), 0)).join(', ')
-  const total = (xs: Round[]) => {
-    const pages = xs.reduce((s, x) => s + x.pages, 0)
-    const ms = xs.reduce((s, x) => s + x.ms, 0)
-    const serverCpu = xs.reduce((s, x) => s + x.serverCpuMs, 0)
-    const clientCpu = xs.reduce((s, x) => s + x.clientCpuMs, 0)
-    return (
-      `${pages} pages in ${fmt(ms, 0)} ms = ${fmt((pages * 1000) / ms, 1)} pages/s; ` +
-      `CPU/page: server ${fmt(serverCpu / pages, 2)} ms, client ${fmt(clientCpu / pages, 2)} ms`
-    )
+function notMeasured(why: string[]): ServerThroughput {
+  const rows: BenchRow[] = KINDS.map(({ label }) => ({ figure: `reference / Prism, ${label}: not measured (${why.join('; ')})`, goal: `>= ${PRISM_GOAL}×`, verdict: 'not measured' }))
+  return { skipped: why, servers: {}, kinds: [], rows, pass: true }
+}
+
+function rowsOf(k: KindResult, skipped: string[]): BenchRow[] {
+  const { reference, static: bytes, prism, jsonServer } = k.rounds
+  const rows: BenchRow[] = []
+  const vsPrism = perRound(reference, prism)
+  if (vsPrism.length > 0) {
+    const { low, high } = spread(vsPrism)
+    rows.push({
+      figure: `reference server / Prism, ${k.label}: ${withSpread(vsPrism, 2, '×')} (${int(median(rates(reference)))} / ${int(median(rates(prism)))} pages/s)`,
+      goal: `>= ${PRISM_GOAL}×`,
+      verdict: verdictOf(low, high, PRISM_GOAL),
+    })
+  } else {
+    rows.push({ figure: `reference server / Prism, ${k.label}: not measured (${skipped.join('; ')})`, goal: `>= ${PRISM_GOAL}×`, verdict: 'not measured' })
   }
-  return [
-    `2. Standalone server throughput: ${r.pageCount} consecutive ${PAGE_LIMIT}-candle 1m pages from 2016-01-01 (avg ${fmt(r.pageBytes / 1024, 1)} KiB),`,
-    `   ${r.distinctUrls} distinct URLs per server (start + 0..${VARIANTS - 1} ms), keep-alive node:http client (this process), concurrency ${CONCURRENCY},`,
-    `   each server in its own child process; ${PAGES_PER_ROUND} pages/round after 1 byte-checked warm-up round, ${r.ref.length} rounds each in ABBA order`,
-    `  reference (node ${CLI} serve): pages/s per round [${rounds(r.ref)}]`,
-    `      ${total(r.ref)}`,
-    `  raw node:http (same bytes)    : pages/s per round [${rounds(r.raw)}]`,
-    `      ${total(r.raw)}`,
-    ...(r.retries.ref + r.retries.raw > 0 ? [`  (requests re-sent after a keep-alive idle close: reference ${r.retries.ref}, raw ${r.retries.raw})`] : []),
-    `  reference/raw = ${fmt(r.refRate, 1)} / ${fmt(r.rawRate, 1)} (median pages/s) = ${fmt(r.ratio)}  (target >= ${SERVER_TARGET})  ${verdict(r.pass)}`,
+  const others = [jsonServer && `json-server ${int(median(rates(jsonServer)))}`].filter(Boolean)
+  rows.push({
+    figure:
+      `reference server / static bytes (the limit), ${k.label}: ${withSpread(perRound(reference, bytes), 3)}` +
+      ` (static ${int(median(rates(bytes)))} pages/s${others.length ? `; ${others.join(', ')} pages/s` : ''})`,
+    goal: '',
+    verdict: 'info',
+  })
+  // The generator is not the limit when the same wrk drives static bytes much faster, or when it sat
+  // idle most of the time (under half a core: its threads were waiting for the server, not busy).
+  const headroom = perRound(bytes, reference)
+  const wrkCore = (reference ?? []).map((x) => (100 * x.cpuMs) / (x.seconds * 1000))
+  const byHeadroom = verdictOf(spread(headroom).low, spread(headroom).high, HEADROOM_GOAL)
+  const byIdle = verdictOf(spread(wrkCore).low, spread(wrkCore).high, WRK_CORE_GOAL, true)
+  rows.push({
+    figure: `load generator, ${k.label}: wrk drove static bytes at ${withSpread(headroom, 1, '×')} the reference server's rate, and used ${withSpread(wrkCore, 0, ' %')} of one core against it`,
+    goal: `>= ${HEADROOM_GOAL}× or < ${WRK_CORE_GOAL} %`,
+    verdict: byHeadroom === 'met' || byIdle === 'met' ? 'met' : byHeadroom === 'not met' && byIdle === 'not met' ? 'not met' : 'inside the spread',
+  })
+  return rows
+}
+
+export function reportServerThroughput(r: ServerThroughput): string[] {
+  const lines = [
+    `2. Server throughput: consecutive 1m pages from 2016-01-01, ${PAGE_COUNT} pages x ${VARIANTS} URL spellings per page size; wrk -t${THREADS} -c${CONNECTIONS} (keep-alive),`,
+    `   ${ROUNDS} rounds of ${ROUND_S} s per server after a ${WARMUP_S} s warm-up, servers in rotated order; every server's answer checked against the page first`,
+    `   (byte for byte for the reference and static servers; the same JSON for Prism and json-server, which serve one fixed example page)`,
+    ...Object.entries(r.servers).map(([name, label]) => `   ${LABEL[name as Name].padEnd(16)}: ${label}`),
+    ...r.skipped.map((s) => `   NOTE: ${s}`),
   ]
+  for (const k of r.kinds) {
+    lines.push(`  ${k.label} (avg ${fmt(k.pageBytes / 1024, 1)} KiB):`)
+    for (const [name, rounds] of Object.entries(k.rounds) as [Name, Round[]][]) {
+      const cpu = (xs: Round[], key: 'serverCpuMs' | 'cpuMs') => median(xs.map((x) => x[key] / x.requests))
+      lines.push(
+        `    ${LABEL[name].padEnd(16)} pages/s per round [${rounds.map((x) => int(x.rate)).join(', ')}]; CPU per page: server ${fmt(cpu(rounds, 'serverCpuMs'), 3)} ms, wrk ${fmt(cpu(rounds, 'cpuMs'), 3)} ms`,
+      )
+    }
+  }
+  for (const row of r.rows) lines.push(`  ${row.figure}${row.goal ? `  (goal ${row.goal})` : ''}  ${row.verdict}`)
+  return lines
 }

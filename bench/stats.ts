@@ -20,3 +20,14 @@ export const fmt = (x: number, digits = 3): string => x.toFixed(digits)
 
 /** `PASS` or `FAIL`. */
 export const verdict = (ok: boolean): string => (ok ? 'PASS' : 'FAIL')
+
+/** Lowest and highest of `xs`: the run-to-run spread of a figure measured several times. */
+export function spread(xs: readonly number[]): { low: number; high: number } {
+  return xs.length === 0 ? { low: Number.NaN, high: Number.NaN } : { low: Math.min(...xs), high: Math.max(...xs) }
+}
+
+/** `1.234 (1.100–1.300)`: a median and its spread. */
+export const withSpread = (xs: readonly number[], digits = 2, unit = ''): string => {
+  const { low, high } = spread(xs)
+  return `${fmt(median(xs), digits)}${unit} (${fmt(low, digits)}–${fmt(high, digits)})`
+}

@@ -1,6 +1,6 @@
 // Paging backward from the latest candle (no `start`): newest first, capped with maxItems. Run: npx tsx examples/backward-walk.ts
-import { createClient } from '../src/index.js'
-import { startMockServer } from '../mocks/server/index.js'
+import { createClient } from 'market-candles'
+import { startMockServer } from 'market-candles/mocks/server'
 
 const server = await startMockServer({ port: 0, now: '2026-06-01T00:00:00Z' })
 try {

@@ -1,6 +1,6 @@
 // Catalog discovery: exchanges, assets and pairs (public endpoints, no key needed). Run: npx tsx examples/catalog.ts
-import { createClient } from '../src/index.js'
-import { startMockServer } from '../mocks/server/index.js'
+import { createClient } from 'market-candles'
+import { startMockServer } from 'market-candles/mocks/server'
 
 const server = await startMockServer({ port: 0, now: '2026-06-01T00:00:00Z' })
 try {

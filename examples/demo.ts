@@ -1,6 +1,6 @@
 // The main demo: embedded reference service + SDK (catalog, a year of 1h candles paged forward, the latest 1m paged backward). Run: npx tsx examples/demo.ts
-import { createClient, type ExchangeCandle } from '../src/index.js'
-import { startMockServer } from '../mocks/server/index.js'
+import { createClient, type ExchangeCandle } from 'market-candles'
+import { startMockServer } from 'market-candles/mocks/server'
 
 const NOW = '2026-06-01T00:00:00Z' // a fixed clock: the output is the same on every run (timings aside)
 const HOUR_MS = 3_600_000

@@ -1,6 +1,6 @@
 // Typed errors: 403 PermissionDeniedError, InvalidParamsError (caught before sending), 404 NotFoundError, 401 AuthenticationError. Run: npx tsx examples/errors.ts
-import { APIError, AuthenticationError, InvalidParamsError, NotFoundError, PermissionDeniedError, createClient } from '../src/index.js'
-import { startMockServer } from '../mocks/server/index.js'
+import { APIError, AuthenticationError, InvalidParamsError, NotFoundError, PermissionDeniedError, createClient } from 'market-candles'
+import { startMockServer } from 'market-candles/mocks/server'
 
 const server = await startMockServer({ port: 0, now: '2026-06-01T00:00:00Z' })
 try {

@@ -1,6 +1,6 @@
 // Paging a range forward with `for await`: candles in ascending close_ts, page by page or one by one. Run: npx tsx examples/forward-walk.ts
-import { createClient } from '../src/index.js'
-import { startMockServer } from '../mocks/server/index.js'
+import { createClient } from 'market-candles'
+import { startMockServer } from 'market-candles/mocks/server'
 
 const server = await startMockServer({ port: 0, now: '2026-06-01T00:00:00Z' })
 try {

@@ -1,6 +1,6 @@
 // The reference service in-process through MSW (as in vitest/jest): the client's default base URL is intercepted. Run: npx tsx examples/msw-in-tests.ts
-import { DEFAULT_BASE_URL, createClient } from '../src/index.js'
-import { setupMockService } from '../mocks/node/index.js'
+import { DEFAULT_BASE_URL, createClient } from 'market-candles'
+import { setupMockService } from 'market-candles/mocks/node'
 
 // The client would otherwise take its base URL from this variable; this example wants the default.
 delete process.env.MARKET_CANDLES_BASE_URL

@@ -1,6 +1,6 @@
 // Interrupting a walk and resuming it from its JSON cursor, with no gap and no duplicate. Run: npx tsx examples/resume-from-cursor.ts
-import { APIUserAbortError, createClient } from '../src/index.js'
-import { startMockServer } from '../mocks/server/index.js'
+import { APIUserAbortError, createClient } from 'market-candles'
+import { startMockServer } from 'market-candles/mocks/server'
 
 const server = await startMockServer({ port: 0, now: '2026-06-01T00:00:00Z' })
 try {

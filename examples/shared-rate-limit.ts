@@ -1,6 +1,6 @@
 // Two keys of one account sharing one RateLimiter: a burst of 30 calls draws no 429. Run: npx tsx examples/shared-rate-limit.ts
-import { RateLimiter, createClient, type ClientHooks } from '../src/index.js'
-import { startMockServer } from '../mocks/server/index.js'
+import { RateLimiter, createClient, type ClientHooks } from 'market-candles'
+import { startMockServer } from 'market-candles/mocks/server'
 
 const server = await startMockServer({ port: 0, now: '2026-06-01T00:00:00Z' })
 try {

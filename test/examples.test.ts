@@ -27,6 +27,7 @@ const EXPECTED: Record<string, RegExp[]> = {
     /service-counted candle requests: .*acct_pro 12/,
     /candles\/s/,
   ],
+  'config-from-env.ts': [/service: http:\/\/127\.0\.0\.1:\d+ \(embedded reference service\); API key: set/, /exchanges: bitstamp, ftx/, /latest 7 daily BTC\/USD closes/],
   'catalog.ts': [/ftx: 2019-05-08 \.\. 2022-11-11/, /assets \(11\):/, /bitstamp pairs at 1d \(\d+\):/, /aggregated pairs at 1h/],
   'forward-walk.ts': [/page 1: 48 candles, 2026-05-01T00:00:00Z/, /candle by candle: 169 candles, ascending: true/],
   'backward-walk.ts': [/latest BTC\/USD 1m: 2500 candles, newest first: true/, /ftx BTC\/USD 1d, backward: \d+ candles, 2022-11-11T00:00:00Z back to .*; cursor null/],

@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const pkg = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8'))
-const SUBPATHS = Object.keys(pkg.exports).filter((k) => k !== './package.json').map((k) => k.replace(/^\./, 'market-candles'))
+const SUBPATHS = Object.keys(pkg.exports).filter((k) => !k.endsWith('.json')).map((k) => k.replace(/^\./, 'market-candles'))
 
 const node = (args: string[]) => execFileSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8' })
 
@@ -44,5 +44,15 @@ describe('the built package (npm test builds it first)', () => {
       `const { createMockService } = await import('market-candles/mocks'); const s = createMockService({ now: '2025-01-01' }); const r = await s.handle({ method: 'GET', url: '/v1/exchanges' }); console.log(r.status, r.body.length)`,
     ])
     expect(out.trim()).toBe('200 2')
+  })
+
+  test('market-candles/openapi.json is the OpenAPI document, for import (with type json) and require; the SDK entries do not carry its generator', () => {
+    const esm = node(['--input-type=module', '-e', `const m = await import('market-candles/openapi.json', { with: { type: 'json' } }); console.log(m.default.openapi, Object.keys(m.default.paths).length)`])
+    expect(esm.trim()).toBe('3.1.0 6')
+    expect(node(['-e', `console.log(require('market-candles/openapi.json').openapi)`]).trim()).toBe('3.1.0')
+    expect(pkg.files).toContain('docs/openapi.json')
+    for (const file of ['dist/index.js', 'dist/index.cjs', 'dist/schemas.js']) {
+      expect(readFileSync(`${ROOT}/${file}`, 'utf8'), file).not.toMatch(/jsonSchemaDialect|toJSONSchema/)
+    }
   })
 })

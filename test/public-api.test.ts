@@ -68,23 +68,28 @@ const PUBLIC_RUNTIME_EXPORTS: Record<string, readonly string[]> = {
   ],
   'market-candles/mocks': [
     'FixtureError',
+    'accountSchema',
+    'apiKeySchema',
     'createMockService',
     'defaultDataset',
     'demoAccounts',
     'demoKeys',
     'demoPlans',
     'explicitStore',
+    'planSchema',
+    'proceduralDatasetSchema',
     'proceduralStore',
   ],
   'market-candles/mocks/msw': ['createHandlers'],
   'market-candles/mocks/node': ['setupMockService'],
-  'market-candles/mocks/server': ['createRequestListener', 'startMockServer'],
+  'market-candles/mocks/server': ['answerParserErrors', 'createRequestListener', 'startMockServer'],
 }
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const pkg = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8'))
+// The JSON entries (package.json, openapi.json) are documents, not modules with names.
 const ENTRIES = Object.keys(pkg.exports)
-  .filter((k) => k !== './package.json')
+  .filter((k) => !k.endsWith('.json'))
   .map((k) => k.replace(/^\./, 'market-candles'))
 
 const node = (args: string[]) => execFileSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8' })

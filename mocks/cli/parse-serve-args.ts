@@ -8,6 +8,8 @@ export interface ServeArgs {
   now: string | undefined
   latency: number
   rateLimit: boolean
+  /** A JSON file with the dataset to serve instead of the default one. */
+  data: string | undefined
   help: boolean
 }
 
@@ -19,6 +21,8 @@ export class UsageError extends Error {
 export const DEFAULT_PORT = 4010
 
 export const USAGE = `Usage: market-candles serve [options]
+       market-candles --version
+       market-candles export [options]   full histories into SQLite, CSV or JSON Lines (export --help)
 
 Serves the market-candles reference service on node:http.
 
@@ -28,6 +32,8 @@ Options:
   --now ISO         fix the service clock, e.g. 2025-01-01T00:00:00Z (default: system clock)
   --latency MS      delay every response by MS milliseconds (default 0)
   --no-rate-limit   switch off the 10 requests/second limit (for throughput benchmarks)
+  --data FILE       serve the dataset in FILE, a JSON object { data, plans, accounts, keys }
+                    (each optional; the shape createMockService takes), checked at start
   -h, --help        show this help
 
 The first line on stdout is "listening on http://HOST:PORT".`
@@ -37,12 +43,31 @@ function integer(name: string, text: string, max: number): number {
   return Number(text)
 }
 
+const VALUED = new Set(['--port', '--host', '--now', '--latency', '--data'])
+
+/**
+ * `--latency -5` as `--latency=-5`: parseArgs refuses a value that starts with a dash with its own
+ * text; joined, the value reaches the range check and its message.
+ */
+function joinNegativeValues(argv: string[]): string[] {
+  const out: string[] = []
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    const next = argv[i + 1]
+    if (VALUED.has(arg) && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`)
+      i++
+    } else out.push(arg)
+  }
+  return out
+}
+
 /** Parses the arguments after `serve`. */
 export function parseServeArgs(argv: string[]): ServeArgs {
   let values
   try {
     ;({ values } = parseArgs({
-      args: argv,
+      args: joinNegativeValues(argv),
       strict: true,
       allowPositionals: false,
       allowNegative: true,
@@ -51,6 +76,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
         host: { type: 'string' },
         now: { type: 'string' },
         latency: { type: 'string' },
+        data: { type: 'string' },
         'rate-limit': { type: 'boolean', default: true },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -62,12 +88,14 @@ export function parseServeArgs(argv: string[]): ServeArgs {
     throw new UsageError(`--now must be an ISO 8601 datetime, got '${values.now}'`)
   }
   if (values.host !== undefined && values.host.trim() === '') throw new UsageError('--host cannot be empty')
+  if (values.data !== undefined && values.data.trim() === '') throw new UsageError('--data needs a file name')
   return {
     port: values.port === undefined ? DEFAULT_PORT : integer('port', values.port, 65535),
     host: values.host ?? '127.0.0.1',
     now: values.now,
     latency: values.latency === undefined ? 0 : integer('latency', values.latency, 600_000),
     rateLimit: values['rate-limit'],
+    data: values.data,
     help: values.help,
   }
 }

@@ -2,6 +2,7 @@ import { ENDPOINTS, type EndpointName, type RawQuery } from '../../src/contract/
 import * as candles from './candles.js'
 import * as catalog from './catalog.js'
 import type { ServiceContext } from './context.js'
+import { OPENAPI_PATH, openApiDocument } from './openapi-route.js'
 import type { HeaderSource, MockResponse } from './types.js'
 
 /** What a route reads of a request. */
@@ -30,4 +31,5 @@ const ENDPOINT_ROUTES: Record<EndpointName, Route['handle']> = {
 /** Every path the service answers, by exact path (contract: endpoints). A new route is one entry here. */
 export const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
   ...(Object.keys(ENDPOINTS) as EndpointName[]).map((endpoint): [string, Route] => [ENDPOINTS[endpoint].path, { endpoint, handle: ENDPOINT_ROUTES[endpoint] }]),
+  [OPENAPI_PATH, { handle: openApiDocument }],
 ])

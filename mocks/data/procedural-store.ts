@@ -30,7 +30,7 @@ const proceduralListingSchema = z.object({
 })
 
 /** A dataset defined by rules instead of rows: candles are computed on demand, never stored. */
-const proceduralDatasetSchema = z.object({
+export const proceduralDatasetSchema = z.object({
   exchanges: z.array(proceduralExchangeSchema),
   assets: z.array(assetSchema),
   listings: z.array(proceduralListingSchema),

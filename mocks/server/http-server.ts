@@ -4,6 +4,8 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js'
 import { json } from '../core/respond.js'
 import { BytePool } from './byte-pool.js'
+import { createClientErrorListener } from './client-error.js'
+import { MAX_CONTROL_BODY, handleControl, isControlPath, readsBody } from '../core/control-plane.js'
 import { encodeJson } from './encode-json.js'
 import type { MockResponse } from '../core/types.js'
 
@@ -29,7 +31,7 @@ export interface RunningMockServer {
   close(): Promise<void>
 }
 
-// Decision D12: a browser page on another origin can call the server and read its headers.
+// A browser page on another origin can call the server and read its headers (contract: other-requests).
 const CORS = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers': 'Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, WWW-Authenticate',
@@ -38,6 +40,10 @@ const CORS = {
 const EMPTY = Buffer.alloc(0)
 
 function send(res: ServerResponse, answer: MockResponse, pool: BytePool): void {
+  // The parser refused the rest of this connection's bytes and already answered (see client-error.ts).
+  // (res.socket is null while a pipelined response waits its turn: the request's socket is the one to ask.)
+  const socket = res.req.socket
+  if (!socket || socket.destroyed || socket.writableEnded) return
   // Encoded once: the length and the bytes written come from the same buffer.
   const body = answer.status === 204 ? EMPTY : encodeJson(answer.body, pool)
   res.writeHead(answer.status, { ...CORS, ...answer.headers, 'content-length': body.length })
@@ -45,17 +51,50 @@ function send(res: ServerResponse, answer: MockResponse, pool: BytePool): void {
   res.end(body, () => pool.give(body))
 }
 
-/** Test-suite endpoints outside `/v1`, for suites written in other languages. */
-async function stateEndpoint(service: MockService, req: IncomingMessage, method: string, path: string): Promise<MockResponse | undefined> {
-  const routes: Record<string, [string, () => Promise<MockResponse>]> = {
-    '/_mock/usage': ['GET', async () => json(200, service.usage())],
-    '/_mock/reset': ['POST', async () => (await service.reset(), { status: 204, headers: {}, body: null })],
+const TOO_LARGE = json(413, { detail: `Request body too large: the /_mock endpoints take at most ${MAX_CONTROL_BODY} bytes` })
+
+/**
+ * Reads a control request's body as text, or undefined past {@link MAX_CONTROL_BODY} bytes (the rest
+ * is drained and dropped, so the answer still reaches the client).
+ */
+function readBody(req: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= MAX_CONTROL_BODY) return void chunks.push(chunk)
+      req.off('data', onData)
+      req.resume()
+      resolve(undefined)
+    }
+    req.on('data', onData)
+    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    req.once('error', reject)
+  })
+}
+
+/**
+ * The control plane for test suites in any language (`/_mock/...`). A request carrying an `Origin`
+ * header comes from a browser page, which could send a simple cross-origin POST and wipe a local
+ * server's state: it is refused.
+ */
+async function controlEndpoint(service: MockService, req: IncomingMessage | undefined, method: string, path: string): Promise<MockResponse> {
+  if (req?.headers.origin !== undefined) return json(403, { detail: 'The /_mock endpoints refuse cross-origin browser requests' })
+  let body = ''
+  if (req && readsBody(method, path)) {
+    const text = await readBody(req)
+    if (text === undefined) return TOO_LARGE
+    body = text
   }
-  const route = routes[path]
-  if (!route) return undefined
-  // A web page could send a simple cross-origin POST here and wipe a local server's state.
-  if (req.headers.origin !== undefined) return json(403, { detail: 'The /_mock endpoints refuse cross-origin browser requests' })
-  return method === route[0] ? route[1]() : json(405, { detail: 'Method Not Allowed' }, { allow: route[0] })
+  return handleControl(service, { method, path, body })
+}
+
+/** Answers one request: the control plane, or the service itself. */
+function route(service: MockService, req: IncomingMessage | undefined, method: string, url: string): Promise<MockResponse> {
+  const path = url.split('?', 1)[0]!
+  if (isControlPath(path)) return controlEndpoint(service, req, method, path)
+  return service.handle({ method, url, headers: req?.headers ?? {} })
 }
 
 /** The request listener of the standalone server, for mounting on a server of your own. */
@@ -63,11 +102,11 @@ export function createRequestListener(service: MockService, options: { latency?:
   const latency = options.latency ?? 0
   const pool = new BytePool()
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    req.resume()
     const method = req.method ?? 'GET'
     const url = req.url ?? '/'
     try {
       if (method === 'OPTIONS' && req.headers['access-control-request-method']) {
+        req.resume()
         res.writeHead(204, {
           ...CORS,
           'access-control-allow-methods': 'GET, OPTIONS',
@@ -77,8 +116,9 @@ export function createRequestListener(service: MockService, options: { latency?:
         res.end()
         return
       }
-      const path = url.split('?', 1)[0]!
-      const answer = (await stateEndpoint(service, req, method, path)) ?? (await service.handle({ method, url, headers: req.headers }))
+      const answer = await route(service, req, method, url)
+      // Whatever body is left unread is drained, so the connection can serve the next request.
+      req.resume()
       if (latency > 0) await sleep(latency)
       if (answer.networkError) {
         req.socket.destroy()
@@ -94,6 +134,11 @@ export function createRequestListener(service: MockService, options: { latency?:
   }
 }
 
+/** Makes `server` answer the requests Node's HTTP parser refuses in JSON too (contract: other-requests). */
+export function answerParserErrors(server: Server, service: MockService): void {
+  server.on('clientError', createClientErrorListener((method, path) => route(service, undefined, method, path), CORS))
+}
+
 /**
  * Starts the reference service on `node:http`.
  *
@@ -105,7 +150,9 @@ export function createRequestListener(service: MockService, options: { latency?:
 export async function startMockServer(options: MockServerOptions = {}): Promise<RunningMockServer> {
   const { service: given, port = 0, host = '127.0.0.1', latency, ...serviceOptions } = options
   const service = given ?? createMockService(serviceOptions)
-  const server = createServer(createRequestListener(service, { latency }))
+  // The Host header does not matter to the service; Node would refuse its absence with an empty 400.
+  const server = createServer({ requireHostHeader: false }, createRequestListener(service, { latency }))
+  answerParserErrors(server, service)
   server.keepAliveTimeout = 5000
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)

@@ -4,7 +4,11 @@ import { intervalSchema } from './interval.js'
 import { methodSchema } from './method.js'
 import { timestampSchema } from './timestamp.js'
 
-/** One candle of the cross-exchange combined series (`GET /v1/aggregated_ohlcv`). */
+/**
+ * One candle of the cross-exchange combined series (`GET /v1/aggregated_ohlcv`).
+ * @example
+ * const candle = aggregatedCandleSchema.parse(JSON.parse(line)) // one line of a JSON Lines file
+ */
 export const aggregatedCandleSchema = z.object({
   method: methodSchema,
   interval: intervalSchema,

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
 
-/** One issue of a 422 body (decision D1, the FastAPI / pydantic v2 convention). */
+/** One issue of a 422 body (the FastAPI / pydantic v2 convention). */
 export const validationIssueSchema = z.object({
   /** `missing`, `int_parsing`, `greater_than_equal`, `less_than_equal`, `datetime_from_date_parsing`, `value_error`. */
   type: z.string(),

@@ -3,7 +3,12 @@ import { flagSchema } from './flag.js'
 import { intervalSchema } from './interval.js'
 import { timestampSchema } from './timestamp.js'
 
-/** One raw candle of one exchange (`GET /v1/exchange_ohlcv`). */
+/**
+ * One raw candle of one exchange (`GET /v1/exchange_ohlcv`).
+ * @example
+ * // candles you stored yourself, checked before use
+ * const candles = stored.map((row) => exchangeCandleSchema.parse(row))
+ */
 export const exchangeCandleSchema = z.object({
   exchange: z.string(),
   interval: intervalSchema,

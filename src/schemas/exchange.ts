@@ -1,7 +1,12 @@
 import * as z from 'zod/mini'
 import { dateSchema } from './timestamp.js'
 
-/** An exchange, as listed by `GET /v1/exchanges`. */
+/**
+ * An exchange, as listed by `GET /v1/exchanges`.
+ * @example
+ * const result = exchangeSchema.safeParse(record)
+ * if (result.success) console.log(result.data.name, result.data.closing_date ?? 'open')
+ */
 export const exchangeSchema = z.object({
   /** Natural key, used as the `exchange` parameter elsewhere. */
   name: z.string(),

@@ -19,5 +19,9 @@ export const INTERVAL_MS: Readonly<Record<KnownInterval, number>> = {
   '1d': 86_400_000,
 }
 
-/** True when `value` is an interval this version of the package knows. */
+/**
+ * True when `value` is an interval this version of the package knows.
+ * @example
+ * if (isKnownInterval(candle.interval)) console.log(INTERVAL_MS[candle.interval]) // narrowed to '1m' | '1h' | '1d'
+ */
 export const isKnownInterval = (value: string | null | undefined): value is KnownInterval => isKnown(INTERVALS, value)

@@ -12,6 +12,10 @@ export const methodSchema = openEnum(METHODS)
 /** An aggregation methodology: `"omm_vwap_v1"` or a newer value from the service. */
 export type Method = z.infer<typeof methodSchema>
 
-/** True when `value` is a method this version of the package knows. */
+/**
+ * True when `value` is a method this version of the package knows.
+ * @example
+ * if (!isKnownMethod(candle.method)) console.warn(`a methodology newer than this package: ${candle.method}`)
+ */
 export const isKnownMethod = (value: string | null | undefined): value is (typeof METHODS)[number] =>
   isKnown(METHODS, value)

@@ -7,11 +7,16 @@ import * as z from 'zod/mini'
  */
 export type OpenEnum<Known extends string> = Known | (string & {})
 
+/** The known values of each open-enum schema, for the OpenAPI document (internal). */
+export const openEnumValues = new WeakMap<z.ZodMiniType, readonly string[]>()
+
 /** A schema that accepts any string, typed as {@link OpenEnum} of `known`. */
 export function openEnum<const Known extends readonly [string, ...string[]]>(known: Known) {
-  return z.custom<OpenEnum<Known[number]>>((value) => typeof value === 'string', {
+  const schema = z.custom<OpenEnum<Known[number]>>((value) => typeof value === 'string', {
     error: `Expected a string (known values: ${known.join(', ')})`,
   })
+  openEnumValues.set(schema, known)
+  return schema
 }
 
 /** A type guard that tells a known value of an open enum from a value newer than this package. */

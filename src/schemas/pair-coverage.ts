@@ -4,6 +4,8 @@ import { timestampSchema } from './timestamp.js'
 /**
  * A pair coverage entry (`GET /v1/exchange_pairs`, `GET /v1/aggregated_pairs`). The timestamps
  * describe actual coverage under the call's filters, not a schedule: the range may have gaps.
+ * @example
+ * const entries = z.array(pairCoverageSchema).parse(JSON.parse(text)) // with `import * as z from 'zod/mini'`
  */
 export const pairCoverageSchema = z.object({
   base: z.string(),

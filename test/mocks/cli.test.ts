@@ -1,7 +1,11 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
+import { explicitDataset } from '../support/fixtures.js'
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url))
 
@@ -60,7 +64,9 @@ describe('the CLI: market-candles serve', () => {
   test.each([
     [['serve', '--port', 'abc'], /--port must be an integer/],
     [['serve', '--port', '70000'], /--port must be an integer from 0 to 65535/],
-    [['serve', '--latency', '-5'], /latency/],
+    [['serve', '--latency', '-5'], /--latency must be an integer from 0 to 600000, got '-5'/],
+    [['serve', '--latency=-5'], /--latency must be an integer from 0 to 600000, got '-5'/],
+    [['serve', '--port', '-1'], /--port must be an integer from 0 to 65535, got '-1'/],
     [['serve', '--now', 'tomorrow'], /--now must be an ISO 8601 datetime/],
     [['serve', '--bogus'], /Unknown option '--bogus'/],
     [['serve', 'extra'], /positional/i],
@@ -71,5 +77,64 @@ describe('the CLI: market-candles serve', () => {
     expect(await cli.exited).toBe(2)
     const { stdout, stderr } = cli.output()
     expect(stderr + stdout).toMatch(message)
+  })
+
+  test('market-candles --version prints the package version', async () => {
+    const version = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version
+    const cli = run(['--version'])
+    expect(await cli.exited).toBe(0)
+    expect(cli.output().stdout.trim()).toBe(version)
+  })
+})
+
+describe('the CLI: serve --data FILE', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'market-candles-data-'))
+  const file = (name: string, content: unknown) => {
+    const path = join(dir, name)
+    writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content))
+    return path
+  }
+  const plans = [{ id: 'all', endpoints: { exchange_ohlcv: { '1h': null }, aggregated_ohlcv: { '1h': null } } }]
+  const accounts = [{ id: 'acct_test', plan: 'all' }]
+  const keys = [{ key: 'my-own-secret-key-1234', account: 'acct_test' }]
+
+  test('serves the user dataset with its own plans, accounts and keys, and never prints the keys', async () => {
+    const cli = run(['serve', '--port', '0', '--now', '2024-02-01T00:00:00Z', '--data', file('good.json', { data: explicitDataset(), plans, accounts, keys })])
+    try {
+      const url = (await cli.firstLine).replace('listening on ', '')
+      const exchanges = await (await fetch(`${url}/v1/exchanges`)).json()
+      expect(exchanges.map((e: { name: string }) => e.name)).toEqual(['alpha', 'beta'])
+      const res = await fetch(`${url}/v1/exchange_ohlcv?exchange=alpha&interval=1h&base=BTC&quote=USD&limit=2`, { headers: { 'X-API-Key': 'my-own-secret-key-1234' } })
+      expect(res.status).toBe(200)
+      expect((await res.json())[0].exchange).toBe('alpha')
+      expect((await fetch(`${url}/v1/exchange_ohlcv?exchange=alpha&interval=1h&base=BTC&quote=USD`, { headers: { 'X-API-Key': 'demo-pro-key' } })).status).toBe(401)
+      expect(await (await fetch(`${url}/_mock/usage`)).json()).toEqual({ acct_test: 1 })
+    } finally {
+      cli.child.kill('SIGTERM')
+      await cli.exited
+    }
+    expect(cli.output().stdout).not.toContain('my-own-secret-key-1234')
+  })
+
+  test.each([
+    ['a candle that breaks a rule', () => {
+      const data = explicitDataset()
+      data.candles[3] = { ...data.candles[3]!, low: 'cheap' as unknown as number }
+      return file('bad-candle.json', { data })
+    }, /--data .*bad-candle\.json: candles\[3\]\.low: expected number, got string/],
+    ['an account on an unknown plan', () => file('bad-account.json', { plans, accounts: [{ id: 'a', plan: 'gold' }], keys: [] }), /accounts\[0\]: unknown plan 'gold'/],
+    ['a key given twice (quoted by its hint only)', () => file('twice.json', { plans, accounts, keys: [...keys, ...keys] }), /keys\[1\]: the key my-o… appears twice/],
+    ['an unknown top-level key', () => file('extra.json', { candles: [] }), /unknown key 'candles' \(expected data, plans, accounts, keys\)/],
+    ['a file that is not JSON', () => file('broken.json', '{ "data": '), /not valid JSON/],
+    ['a file that is not an object', () => file('array.json', []), /expected an object \{ data, plans, accounts, keys \}, got an array/],
+    ['data that is not an object', () => file('number.json', { data: 5 }), /data: expected \{ exchanges, assets, candles \}/],
+    ['a file that does not exist', () => join(dir, 'missing.json'), /cannot read it \(ENOENT\)/],
+  ])('a bad --data file (%s): exit code 1 with the message that names it', async (_name, make, message) => {
+    const cli = run(['serve', '--port', '0', '--data', make()])
+    expect(await cli.exited).toBe(1)
+    const { stdout, stderr } = cli.output()
+    expect(stderr).toMatch(message)
+    expect(stderr).not.toContain('my-own-secret-key-1234')
+    expect(stdout).not.toMatch(/listening/)
   })
 })

@@ -1,0 +1,43 @@
+// typedoc plugin: the API reference documents exactly the import paths package.json `exports`, each
+// as a module named after that path (`market-candles/mocks/node`, not `mocks/node`).
+// The source of an export follows the layout tsup builds from (tsup.config.ts):
+//   `market-candles` -> src/index.ts, `market-candles/schemas` -> src/schemas/index.ts,
+//   `market-candles/mocks` -> mocks/index.ts, `market-candles/mocks/X` -> mocks/X/index.ts.
+// A new export is documented without touching typedoc.json; one whose source is missing is an error.
+import { existsSync, readFileSync } from 'node:fs'
+import { Application, Converter, ReflectionKind } from 'typedoc'
+
+const root = new URL('..', import.meta.url)
+const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'))
+
+/** `./mocks/node` -> the entry file it is built from, relative to the repository root. */
+function sourceOf(subpath) {
+  if (subpath === '.') return 'src/index.ts'
+  if (subpath === './schemas') return 'src/schemas/index.ts'
+  return `${subpath.slice(2)}/index.ts`
+}
+
+const entries = Object.keys(pkg.exports)
+  // JSON exports (package.json, openapi.json) are documents, not modules.
+  .filter((subpath) => !subpath.endsWith('.json'))
+  .map((subpath) => ({ name: subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`, source: sourceOf(subpath) }))
+
+/** typedoc's own name of an entry module: its file's folder, relative to the entries' common folder. */
+const folderOf = (source) => source.replace(/\/index\.ts$/, '')
+
+/** @param {Application} app */
+export function load(app) {
+  app.on(Application.EVENT_BOOTSTRAP_END, () => {
+    const missing = entries.filter((e) => !existsSync(new URL(e.source, root)))
+    if (missing.length > 0) app.logger.error(`typedoc-package-exports: no source for ${missing.map((e) => `${e.name} (${e.source})`).join(', ')}`)
+    app.options.setValue('entryPoints', entries.map((e) => e.source))
+  })
+  app.converter.on(Converter.EVENT_RESOLVE_BEGIN, (context) => {
+    const byFolder = new Map(entries.map((e) => [folderOf(e.source), e.name]))
+    for (const module of context.project.getReflectionsByKind(ReflectionKind.Module)) {
+      const name = byFolder.get(module.name)
+      if (name) module.name = name
+      else app.logger.warn(`typedoc-package-exports: module "${module.name}" is not an exported import path`)
+    }
+  })
+}

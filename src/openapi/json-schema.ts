@@ -1,0 +1,45 @@
+import * as z from 'zod/mini'
+import { openEnumValues } from '../schemas/open-enum.js'
+
+/** A JSON Schema (2020-12, the dialect of OpenAPI 3.1) as plain data. */
+export type JsonSchema = Record<string, unknown>
+
+/** Metadata the document's registry holds: a component name and the words that go with it. */
+export interface SchemaMeta {
+  id?: string
+  description?: string
+  format?: string
+  examples?: unknown[]
+}
+
+/**
+ * An open enum (a string with known values that may grow) has no JSON Schema of its own: it is a
+ * string, its known values listed as examples, so a newer value still validates.
+ */
+function override({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodType; jsonSchema: JsonSchema }): void {
+  const known = openEnumValues.get(zodSchema as z.ZodMiniType)
+  if (known === undefined) return
+  jsonSchema.type = 'string'
+  jsonSchema.examples = [...known]
+  jsonSchema.description ??= `Known values: ${known.join(', ')}. Newer values may appear; treat them as unknown, not as an error.`
+}
+
+// Only the open enums may lack a JSON Schema (the override above gives them one); anything else throws.
+const unrepresentable = ({ zodSchema }: { zodSchema: z.core.$ZodType }) => (openEnumValues.has(zodSchema as z.ZodMiniType) ? 'any' : 'throw') as 'any' | 'throw'
+
+/** Drops what zod writes for a standalone document but OpenAPI's component schemas do without. */
+function clean(schema: JsonSchema): JsonSchema {
+  const { $schema: _dialect, $id: _id, ...rest } = schema
+  return rest
+}
+
+/** Converts every schema of `registry` that has an `id` into OpenAPI component schemas that `$ref` each other. */
+export function componentSchemas(registry: z.core.$ZodRegistry<SchemaMeta>): Record<string, JsonSchema> {
+  const { schemas } = z.toJSONSchema(registry, { metadata: registry, uri: (id) => `#/components/schemas/${id}`, override, unrepresentable })
+  return Object.fromEntries(Object.entries(schemas).map(([id, schema]) => [id, clean(schema as JsonSchema)]))
+}
+
+/** One schema inline (parameters, headers), with the metadata of `registry`. */
+export function inlineSchema(schema: z.ZodMiniType, registry: z.core.$ZodRegistry<SchemaMeta>): JsonSchema {
+  return clean(z.toJSONSchema(schema, { metadata: registry, override, unrepresentable, io: 'input' }) as JsonSchema)
+}

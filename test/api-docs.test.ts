@@ -1,0 +1,28 @@
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, describe, expect, test } from 'vitest'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
+const out = mkdtempSync(join(tmpdir(), 'market-candles-api-docs-'))
+afterAll(() => rmSync(out, { recursive: true, force: true }))
+
+describe('the API reference (npm run docs)', () => {
+  test('builds with no warning, one module per exported import path, the guides as pages', () => {
+    // typedoc.json has treatWarningsAsErrors: a warning fails the build.
+    const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/typedoc/bin/typedoc'), '--out', out], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 })
+    const output = `${run.stdout}\n${run.stderr}`
+    expect(run.status, output).toBe(0)
+    expect(output).not.toMatch(/\[warning\]|\[error\]/)
+
+    const exported = Object.keys(pkg.exports).filter((k) => k !== './package.json').map((k) => k.replace(/^\./, pkg.name))
+    const modules = readdirSync(join(out, 'modules')).map((f) => f.replace(/\.html$/, ''))
+    expect(modules.sort()).toEqual(exported.map((name) => name.replaceAll('/', '_')).sort())
+
+    const guides = readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md'))
+    expect(readdirSync(join(out, 'documents')).sort()).toEqual(guides.map((f) => f.replace(/\.md$/, '.html')).sort())
+  }, 60_000)
+})
