@@ -30,7 +30,7 @@ export default defineConfig([
     noExternal: ['ky'],
   },
   {
-    entry: { cli: 'mocks/cli/main.ts' },
+    entry: { cli: 'mocks/cli/main.ts', 'export-worker': 'cli/export/worker-entry.ts' },
     format: ['esm'],
     sourcemap: true,
     target: 'node22',

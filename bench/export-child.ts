@@ -1,12 +1,15 @@
 /**
  * One measured run for bench/export.ts, in its own process (a fresh heap, so RSS is this run's):
  * `node --import tsx bench/export-child.ts export|raw CONFIG_JSON`. `export` runs the export command
- * in this process (runExport, the function `market-candles export` calls) with a recording progress
- * reporter; `raw` fetches the same pages with fetch + JSON.parse and nothing else. Prints one line,
- * `result <JSON>`. Exits when its stdin closes (the bench died).
+ * as the CLI does, in a worker thread with the same young-generation cap (runExport, the function
+ * `market-candles export` calls), with a recording progress reporter; `raw` fetches the same pages
+ * with fetch + JSON.parse and nothing else, on the main thread. Prints one line, `result <JSON>`.
+ * Exits when its stdin closes (the bench died).
  */
 import { Writable } from 'node:stream'
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
 import { runExport } from '../cli/export/index.js'
+import { YOUNG_GENERATION_MB } from '../cli/export/run-in-worker.js'
 import type { ProgressReporter, ReporterContext } from '../cli/export/progress/index.js'
 import { API_KEY } from './fixtures.js'
 
@@ -36,11 +39,8 @@ export interface ExportChildResult {
   peakRssMb: number
 }
 
-process.stdin.on('end', () => process.exit(3))
-process.stdin.resume()
-
 const MB = 2 ** 20
-const [mode, json] = process.argv.slice(2)
+const [mode, json] = isMainThread ? process.argv.slice(2) : (workerData as string[])
 const config = JSON.parse(json ?? '{}') as ExportChildConfig
 const discard = () => new Writable({ write: (_c, _e, done) => done() })
 
@@ -113,6 +113,22 @@ async function rawRun(): Promise<ExportChildResult> {
   return { exitCode: 0, candles, pages: urls.length, requests: urls.length, rateLimited: 0, responseSpanMs: span, writeSpanMs: span, rss: [], peakRssMb: process.memoryUsage.rss() / MB }
 }
 
-const result = mode === 'raw' ? await rawRun() : await exportRun()
-console.log(`result ${JSON.stringify(result)}`)
-process.exit(0)
+/** The export in a worker with the CLI's heap limits (see cli/export/run-in-worker.ts). */
+function exportInWorker(): Promise<ExportChildResult> {
+  const worker = new Worker(new URL(import.meta.url), { workerData: [mode, json], resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } })
+  return new Promise((resolve, reject) => {
+    worker.once('message', resolve)
+    worker.once('error', reject)
+    worker.once('exit', (code) => reject(new Error(`export worker exited (${code}) without a result`)))
+  })
+}
+
+if (!isMainThread) {
+  parentPort!.postMessage(await exportRun())
+} else {
+  process.stdin.on('end', () => process.exit(3))
+  process.stdin.resume()
+  const result = mode === 'raw' ? await rawRun() : await exportInWorker()
+  console.log(`result ${JSON.stringify(result)}`)
+  process.exit(0)
+}
