@@ -37,6 +37,13 @@ export interface ExportChildResult {
   /** RSS and V8 heap in MB at each mark, in candles. */
   rss: Array<{ candles: number; rssMb: number; heapTotalMb: number; heapUsedMb: number; externalMb: number }>
   peakRssMb: number
+  /** CPU time (user + system, every thread of this process) over writeSpanMs, ms. */
+  cpuMs: number
+}
+
+const cpuNow = () => {
+  const u = process.cpuUsage()
+  return (u.user + u.system) / 1000
 }
 
 const MB = 2 ** 20
@@ -50,17 +57,25 @@ async function exportRun(): Promise<ExportChildResult> {
   let candles = 0
   let pages = 0
   let startedAt = 0
+  let cpuAtStart = 0
+  let cpuAtEnd = 0
   let lastWriteAt = 0
   let peak = 0
   let meter: ReporterContext['meter'] | undefined
   const recorder = (context: ReporterContext): ProgressReporter => {
     meter = context.meter
     return {
-      seriesStarted: () => (startedAt ||= performance.now()),
+      seriesStarted: () => {
+        if (startedAt === 0) {
+          startedAt = performance.now()
+          cpuAtStart = cpuNow()
+        }
+      },
       pageWritten(n) {
         candles += n
         pages++
         lastWriteAt = performance.now()
+        cpuAtEnd = cpuNow()
         // Sampled every 10 pages and at the marks only: reading RSS costs about 0.3 ms.
         if (pages % 10 !== 0 && !(marks.length > 0 && candles >= marks[0]!)) return
         const m = process.memoryUsage()
@@ -92,6 +107,7 @@ async function exportRun(): Promise<ExportChildResult> {
     writeSpanMs: lastWriteAt - startedAt,
     rss,
     peakRssMb: peak,
+    cpuMs: cpuAtEnd - cpuAtStart,
   }
 }
 
@@ -100,6 +116,7 @@ async function rawRun(): Promise<ExportChildResult> {
   let next = 0
   let candles = 0
   const started = performance.now()
+  const cpu0 = cpuNow()
   const worker = async () => {
     while (next < urls.length) {
       const url = urls[next++]!
@@ -110,7 +127,8 @@ async function rawRun(): Promise<ExportChildResult> {
   }
   await Promise.all(Array.from({ length: config.concurrency ?? 8 }, worker))
   const span = performance.now() - started
-  return { exitCode: 0, candles, pages: urls.length, requests: urls.length, rateLimited: 0, responseSpanMs: span, writeSpanMs: span, rss: [], peakRssMb: process.memoryUsage.rss() / MB }
+  const cpuMs = cpuNow() - cpu0
+  return { exitCode: 0, candles, pages: urls.length, requests: urls.length, rateLimited: 0, responseSpanMs: span, writeSpanMs: span, rss: [], peakRssMb: process.memoryUsage.rss() / MB, cpuMs }
 }
 
 /** The export in a worker with the CLI's heap limits (see cli/export/run-in-worker.ts). */
