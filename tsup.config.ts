@@ -1,4 +1,9 @@
+import { readFileSync } from 'node:fs'
 import { defineConfig } from 'tsup'
+
+// The package version, written into the SDK's User-Agent at build time (src/client/user-agent.ts).
+const version = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).version as string
+const define = { __MARKET_CANDLES_VERSION__: JSON.stringify(version) }
 
 const entry = {
   index: 'src/index.ts',
@@ -15,6 +20,7 @@ export default defineConfig([
     format: ['esm'],
     dts: true,
     sourcemap: true,
+    define,
     clean: true,
     target: 'node22',
     external: ['msw', 'msw/node'],
@@ -25,6 +31,7 @@ export default defineConfig([
     format: ['cjs'],
     dts: true,
     sourcemap: true,
+    define,
     target: 'node22',
     external: ['msw', 'msw/node'],
     noExternal: ['ky'],
@@ -33,6 +40,7 @@ export default defineConfig([
     entry: { cli: 'mocks/cli/main.ts', 'export-worker': 'cli/export/worker-entry.ts' },
     format: ['esm'],
     sourcemap: true,
+    define,
     target: 'node22',
     external: ['msw', 'msw/node'],
     // node:sqlite exists only under its node: name (there is no bare 'sqlite' builtin).
