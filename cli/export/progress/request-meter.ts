@@ -27,8 +27,9 @@ export class RequestMeter {
     this.#trim(now)
     const n = this.#recent.length
     if (n < 2) return 0
+    // n responses span n - 1 intervals; a window of at least a second keeps a burst from reading high.
     const span = Math.max(now - this.#recent[0]!, 1000)
-    return (n * 1000) / span
+    return ((n - 1) * 1000) / span
   }
 
   #trim(now: number): void {
