@@ -27,6 +27,7 @@ const START_MS = Date.UTC(2020, 0, 1)
 
 export const EXPORT_RATE_TARGET = 9.5
 const RATE_PAGES = 120
+const RATE_ROUNDS = 2
 const LATENCY_MS = 250
 const MEMORY_FROM = 200_000
 const MEMORY_TO = 2_000_000
@@ -38,7 +39,7 @@ const THROUGHPUT_PAGES = 300
 const ROUNDS = 3
 
 export interface ExportBench {
-  rate: { range: WalkRange; run: ExportChildResult; rate: number; counted: number; pass: boolean }
+  rate: { range: WalkRange; rounds: Array<{ run: ExportChildResult; rate: number; counted: number }>; rates: number[]; pass: boolean }
   memory: { run: ExportChildResult; from: number; to: number; growthMb: number; pass: boolean }
   throughput: { range: WalkRange; exportRates: number[]; rawRates: number[]; exportCpuRates: number[]; rawCpuRates: number[]; exportCandles: number[]; pass: boolean }
   rows: BenchRow[]
@@ -83,15 +84,25 @@ async function withServer<T>(name: string, flags: string[], body: (server: Child
 export async function measureExport(): Promise<ExportBench> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-export-'))
   try {
-    // (a) at the rate limit
+    // (a) at the rate limit; each round on a fresh server, so no rate window carries over
     const rateRange = fullPageRange(START_MS, RATE_PAGES)
-    const rate = await withServer('reference server (rate limited, latency 250)', ['--latency', String(LATENCY_MS)], async (server) => {
-      const run = await inChild('export', { baseUrl: server.url, argv: exportArgs(rateRange, join(dir, 'rate.sqlite')) })
-      const usage = (await (await fetch(`${server.url}/_mock/usage`)).json()) as Record<string, number>
-      const perSecond = (run.requests - 1) / (run.responseSpanMs / 1000)
-      const pass = perSecond >= EXPORT_RATE_TARGET && run.rateLimited === 0 && run.pages >= 100 && run.candles === rateRange.candles
-      return { range: rateRange, run, rate: perSecond, counted: usage.acct_enterprise ?? Number.NaN, pass }
-    })
+    const rateRounds: Array<{ run: ExportChildResult; rate: number; counted: number }> = []
+    for (let round = 0; round < RATE_ROUNDS; round++) {
+      rateRounds.push(
+        await withServer('reference server (rate limited, latency 250)', ['--latency', String(LATENCY_MS)], async (server) => {
+          const run = await inChild('export', { baseUrl: server.url, argv: exportArgs(rateRange, join(dir, `rate-${round}.sqlite`)) })
+          const usage = (await (await fetch(`${server.url}/_mock/usage`)).json()) as Record<string, number>
+          return { run, rate: (run.requests - 1) / (run.responseSpanMs / 1000), counted: usage.acct_enterprise ?? Number.NaN }
+        }),
+      )
+    }
+    const rates = rateRounds.map((r) => r.rate)
+    const rate = {
+      range: rateRange,
+      rounds: rateRounds,
+      rates,
+      pass: median(rates) >= EXPORT_RATE_TARGET && rateRounds.every((r) => r.run.rateLimited === 0 && r.run.pages >= 100 && r.run.candles === rateRange.candles),
+    }
 
     return await withServer('reference server (no rate limit)', ['--no-rate-limit'], async (server) => {
       // (b) memory over 2 M candles
@@ -125,7 +136,11 @@ export async function measureExport(): Promise<ExportBench> {
       }
       const throughput = { range, exportRates, rawRates, exportCpuRates, rawCpuRates, exportCandles, pass: median(exportRates) >= THROUGHPUT_TARGET && exportCandles.every((n) => n === range.candles) }
       const rows: BenchRow[] = [
-        { figure: `4a export at the rate limit (latency 250 ms, ${rate.run.pages} pages): ${fmt(rate.rate, 2)} requests/s, ${rate.run.rateLimited} × 429`, goal: `>= ${EXPORT_RATE_TARGET}/s, no 429`, verdict: rate.run.rateLimited > 0 ? 'not met' : verdictOf(rate.rate, rate.rate, EXPORT_RATE_TARGET) },
+        {
+          figure: `4a export at the rate limit (latency 250 ms, ${RATE_PAGES} pages, ${RATE_ROUNDS} rounds): ${fmt(median(rate.rates), 2)} requests/s (${rate.rates.map((r) => fmt(r, 2)).join(', ')}), ${rate.rounds.reduce((n, r) => n + r.run.rateLimited, 0)} × 429`,
+          goal: `>= ${EXPORT_RATE_TARGET}/s, no 429`,
+          verdict: rate.rounds.some((r) => r.run.rateLimited > 0) ? 'not met' : verdictOf(Math.min(...rate.rates), Math.max(...rate.rates), EXPORT_RATE_TARGET),
+        },
         { figure: `4b export RSS after ${MEMORY_TO / 1e6} M candles - after ${MEMORY_FROM / 1e3} k: ${fmt(memory.growthMb, 1)} MB`, goal: `<= ${MEMORY_GROWTH_TARGET_MB} MB`, verdict: verdictOf(memory.growthMb, memory.growthMb, MEMORY_GROWTH_TARGET_MB, true) },
         { figure: `4c export into SQLite, no rate limit: ${fmt(median(exportRates) / 1000, 0)}k candles/s (${spread(exportRates)}); raw fetch + JSON.parse ${fmt(median(rawRates) / 1000, 0)}k (${spread(rawRates)})`, goal: `>= ${THROUGHPUT_TARGET / 1000}k/s`, verdict: verdictOf(Math.min(...exportRates), Math.max(...exportRates), THROUGHPUT_TARGET) },
         { figure: `4c the same per second of client CPU time: export ${fmt(median(exportCpuRates) / 1000, 0)}k (${spread(exportCpuRates)}), raw ${fmt(median(rawCpuRates) / 1000, 0)}k (${spread(rawCpuRates)})`, goal: '', verdict: 'info' },
@@ -144,9 +159,12 @@ export function reportExport(r: ExportBench): string[] {
   const ratio = median(t.exportRates) / median(t.rawRates)
   return [
     `4. market-candles export (runExport in a child process, key ${API_KEY}, 1m BTC/USD bitstamp into SQLite, server clock ${NOW})`,
-    `  (a) at the rate limit: serve --latency ${LATENCY_MS}, rate limit on, ${rate.range.pages} full pages ${rate.range.start} .. ${rate.range.end}, client defaults`,
-    `      ${rate.run.candles} candles in ${rate.run.pages} pages; ${rate.run.requests} candle responses in ${fmt(rate.run.responseSpanMs / 1000, 2)} s (first .. last), ${rate.run.rateLimited} × 429; the service counted ${rate.counted}`,
-    `      ${fmt(rate.rate, 2)} requests/s (target >= ${EXPORT_RATE_TARGET}, no 429, >= 100 pages)  ${verdict(rate.pass)}`,
+    `  (a) at the rate limit: serve --latency ${LATENCY_MS}, rate limit on, ${rate.range.pages} full pages ${rate.range.start} .. ${rate.range.end}, client defaults, a fresh server per round`,
+    ...rate.rounds.map(
+      (r, i) =>
+        `      round ${i + 1}: ${r.run.candles} candles in ${r.run.pages} pages; ${r.run.requests} candle responses in ${fmt(r.run.responseSpanMs / 1000, 2)} s (first .. last), ${r.run.rateLimited} × 429; the service counted ${r.counted}; ${fmt(r.rate, 2)} requests/s`,
+    ),
+    `      median ${fmt(median(rate.rates), 2)} requests/s (target >= ${EXPORT_RATE_TARGET}, no 429, >= 100 pages)  ${verdict(rate.pass)}`,
     `  (b) memory: serve --no-rate-limit, --rate-limit off, ${memory.run.candles} candles in ${memory.run.pages} pages (${fmt(memory.run.candles / (memory.run.writeSpanMs / 1000) / 1000, 0)}k candles/s over the whole run)`,
     `      RSS after ${MEMORY_FROM} candles ${fmt(memory.from, 1)} MB, after ${MEMORY_TO} ${fmt(memory.to, 1)} MB, peak ${fmt(memory.run.peakRssMb, 1)} MB`,
     `      growth ${fmt(memory.growthMb, 1)} MB (target <= ${MEMORY_GROWTH_TARGET_MB} MB)  ${verdict(memory.pass)}`,

@@ -26,6 +26,13 @@ export function runExportInWorker(argv: readonly string[]): Promise<number> {
     else process.exit(130)
   }
   process.on('SIGINT', onSigint)
+  // `--out - | head`: the reader left. Stop quietly, with the status a shell gives a SIGPIPE death.
+  const onStdoutError = (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(141)
+    process.stderr.write(`market-candles export: stdout: ${error.message}\n`)
+    process.exit(1)
+  }
+  process.stdout.on('error', onStdoutError)
   return new Promise<number>((resolve) => {
     let code: number | undefined
     worker.on('message', (message: { code?: number }) => {
@@ -39,5 +46,8 @@ export function runExportInWorker(argv: readonly string[]): Promise<number> {
       resolve(1)
     })
     worker.on('exit', () => resolve(code ?? 1))
-  }).finally(() => process.off('SIGINT', onSigint))
+  }).finally(() => {
+    process.off('SIGINT', onSigint)
+    process.stdout.off('error', onStdoutError)
+  })
 }

@@ -17,8 +17,12 @@ const data = workerData as ExportWorkerData
 if (data.stderrIsTTY) Object.assign(process.stderr, { isTTY: true, columns: data.columns })
 
 let interrupt: (() => void) | undefined
+// A Ctrl-C that comes before the export listens still counts.
+let pending = false
 parentPort!.on('message', (message: unknown) => {
-  if (message === 'interrupt') interrupt?.()
+  if (message !== 'interrupt') return
+  if (interrupt) interrupt()
+  else pending = true
 })
 
 // Resolves once the main thread has taken every byte written so far.
@@ -31,6 +35,7 @@ const code = await runExport(data.argv, {
   stderrIsTTY: data.stderrIsTTY,
   onInterrupt: (handler) => {
     interrupt = handler
+    if (pending) handler()
     return () => (interrupt = undefined)
   },
 })
