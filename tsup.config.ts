@@ -1,6 +1,11 @@
+import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { defineConfig } from 'tsup'
 import type { Plugin } from 'esbuild'
+
+// The package version, written into the SDK's User-Agent at build time (src/client/user-agent.ts).
+const version = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).version as string
+const define = { __MARKET_CANDLES_VERSION__: JSON.stringify(version) }
 
 const entry = {
   index: 'src/index.ts',
@@ -39,6 +44,7 @@ export default defineConfig([
     format: ['esm'],
     dts: true,
     sourcemap: true,
+    define,
     clean: true,
     target: 'node22',
     external: ['msw', 'msw/node', 'msw/browser'],
@@ -50,6 +56,7 @@ export default defineConfig([
     format: ['cjs'],
     dts: true,
     sourcemap: true,
+    define,
     target: 'node22',
     external: ['msw', 'msw/node'],
     noExternal: ['ky'],
@@ -58,6 +65,7 @@ export default defineConfig([
     entry: { cli: 'mocks/cli/main.ts' },
     format: ['esm'],
     sourcemap: true,
+    define,
     target: 'node22',
     external: ['msw', 'msw/node'],
   },

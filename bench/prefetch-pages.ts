@@ -1,4 +1,4 @@
-/** Walks forward through the 1m history page by page (D11 cursor) and keeps each page's bytes. */
+/** Walks forward through the 1m history page by page (next start = last close_ts + 1 ms, contract: paging) and keeps each page's bytes. */
 import { Agent, get } from 'node:http'
 import { HEADERS, PAGE_LIMIT, farUrl } from './fixtures.js'
 

@@ -9,8 +9,8 @@ import { createClient, type RequestEvent } from '../src/index.js'
 import { CLI } from './build-cli.js'
 import { startChildServer } from './child-server.js'
 import { API_KEY, NOW } from './fixtures.js'
-import { fmt, verdict } from './stats.js'
-import type { BenchRow } from './table.js'
+import { fmt, spread } from './stats.js'
+import { verdictOf, type BenchRow } from './table.js'
 import { fullPageRange, walkParams, type WalkRange } from './walk-range.js'
 
 export const RATE_TARGET = 9.5
@@ -19,6 +19,8 @@ export const LATENCY_MS = 250
 const START_MS = Date.UTC(2020, 0, 1)
 const CONCURRENT_PAGES = 300
 const SEQUENTIAL_PAGES = 40
+/** Requests per block of the rate's spread: 6 blocks in the 300-request walk. */
+const BLOCK = 50
 
 export interface RateWalk {
   label: string
@@ -35,6 +37,8 @@ export interface RateWalk {
   rate: number
   /** (requests - 1) / (last send - first send): the pace of the sends alone. */
   sendRate: number
+  /** The send rate of each block of BLOCK consecutive requests: the spread of the rate within the walk. */
+  blockRates: number[]
   /** Most candle requests sent within any 1000 ms. */
   maxSentPerSecond: number
   wallMs: number
@@ -101,6 +105,7 @@ async function walk(label: string, range: WalkRange, concurrency: number | undef
       spanMs,
       rate: (requests * 1000) / spanMs,
       sendRate: ((sent.length - 1) * 1000) / (sent.at(-1)! - sent[0]!),
+      blockRates: Array.from({ length: Math.floor((sent.length - 1) / BLOCK) }, (_, b) => (BLOCK * 1000) / (sent[(b + 1) * BLOCK]! - sent[b * BLOCK]!)),
       maxSentPerSecond: maxInWindow(sent, 1000),
       wallMs,
     }
@@ -113,15 +118,22 @@ export async function measureRateLimitedWalks(): Promise<RateLimitedWalks> {
   const concurrent = await walk('default iterator', fullPageRange(START_MS, CONCURRENT_PAGES), undefined)
   const sequential = await walk('sequential iterator', fullPageRange(START_MS, SEQUENTIAL_PAGES), 1)
   const ok = (w: RateWalk) => (w.statuses[429] ?? 0) === 0 && w.requests === w.range.pages
-  const pass = ok(concurrent) && ok(sequential) && concurrent.rate >= RATE_TARGET
-  // One walk of 300 requests: the limiter's own margin caps it at 9.76/s, so the rate has no run-to-run spread to speak of.
+  // The rate's spread: the send rate of each block of 50 requests within the walk, after the first
+  // (the limiter deliberately counts its first window from completion, see docs/sdk.md). A 429 or a
+  // lost request fails the goal whatever the rate.
+  const { low, high } = spread(concurrent.blockRates.slice(1))
+  const byRate = verdictOf(low, high, RATE_TARGET)
+  const verdict = !ok(concurrent) || !ok(sequential) ? 'not met' : byRate
   const rows: BenchRow[] = [
     {
-      figure: `SDK defaults walking ${concurrent.range.pages} full pages at the service's 10/s limit, ${LATENCY_MS} ms latency: ${fmt(concurrent.rate, 2)} requests/s, ${concurrent.statuses[429] ?? 0} × 429 (sequential walk, for comparison: ${fmt(sequential.rate, 2)}/s, ${sequential.statuses[429] ?? 0} × 429)`,
+      figure:
+        `SDK defaults walking ${concurrent.range.pages} full pages at the service's 10/s limit, ${LATENCY_MS} ms latency: ${fmt(concurrent.rate, 2)} requests/s ` +
+        `(${fmt(low, 2)}–${fmt(high, 2)} per block of ${BLOCK} after the first), ${concurrent.statuses[429] ?? 0} × 429 (sequential walk, for comparison: ${fmt(sequential.rate, 2)}/s, ${sequential.statuses[429] ?? 0} × 429)`,
       goal: `>= ${RATE_TARGET}/s, no 429`,
-      verdict: pass ? 'met' : 'not met',
+      verdict,
     },
   ]
+  const pass = verdict !== 'not met'
   return { concurrent, sequential, rows, pass }
 }
 
@@ -130,7 +142,7 @@ export function reportRateLimitedWalks(r: RateLimitedWalks): string[] {
     `  ${w.label} (concurrency ${w.concurrency ?? 'default (8)'}): ${w.range.pages} full pages, ${w.range.start} .. ${w.range.end}, ${w.candles} candles in ascending order`,
     `      candle requests ${w.requests} (statuses ${JSON.stringify(w.statuses)}; 429s: ${w.statuses[429] ?? 0}; retries ${w.retries}); ` +
       `first sent .. last answered ${fmt(w.spanMs, 0)} ms (walk wall ${fmt(w.wallMs, 0)} ms)`,
-    `      rate ${fmt(w.rate, 2)} requests/s (sends alone: ${fmt(w.sendRate, 2)}/s; most sent in any 1000 ms: ${w.maxSentPerSecond})`,
+    `      rate ${fmt(w.rate, 2)} requests/s (sends alone: ${fmt(w.sendRate, 2)}/s, per block of ${BLOCK}: [${w.blockRates.map((x) => fmt(x, 2)).join(', ')}]; most sent in any 1000 ms: ${w.maxSentPerSecond})`,
   ]
   const c = r.concurrent
   return [
@@ -139,6 +151,6 @@ export function reportRateLimitedWalks(r: RateLimitedWalks): string[] {
     ...lines(c),
     ...lines(r.sequential),
     `  default iterator: ${c.requests} requests / ${fmt(c.spanMs / 1000, 2)} s = ${fmt(c.rate, 2)} requests/s (target >= ${RATE_TARGET}), ` +
-      `429s ${c.statuses[429] ?? 0} (target 0); sequential 429s ${r.sequential.statuses[429] ?? 0}  ${verdict(r.pass)}`,
+      `429s ${c.statuses[429] ?? 0} (target 0); sequential 429s ${r.sequential.statuses[429] ?? 0}  ${r.rows[0]!.verdict}`,
   ]
 }

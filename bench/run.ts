@@ -1,12 +1,15 @@
 /**
  * `npm run bench`: every measurement in one run, then one table (section, figure, goal, verdict);
- * exit code 1 when a goal is not met. `npm run bench -- 2 3a` runs only those sections.
+ * exit code 1 when a goal is not met. `npm run bench -- 2 3a` runs only those sections; `--docs`
+ * also writes the table into docs/paging.md and docs/reference-service.md (bench/docs-table.ts).
  *
  * A section is a `measureX()` returning `{ pass }`, a `reportX(result)` returning its detailed lines
  * and, optionally, its lines of the final table (`BenchRow[]`: figure, goal, verdict), registered
  * with one `define(id, measureX, reportX, (r) => rows)` line below.
  */
+import { loadavg } from 'node:os'
 import { buildCli } from './build-cli.js'
+import { writeDocsTables } from './docs-table.js'
 import { measureCorePageCost, reportCorePageCost } from './core-page-cost.js'
 import { measureMemoryWalks, reportMemoryWalks } from './memory-walk.js'
 import { measureMswVsServer, reportMswVsServer } from './msw-vs-server.js'
@@ -15,6 +18,8 @@ import { measureRateLimitedWalks, reportRateLimitedWalks } from './rate-limited-
 import { measureSdkCpuCost, reportSdkCpuCost } from './sdk-cpu-cost.js'
 import { measureServerThroughput, reportServerThroughput } from './server-throughput.js'
 import { formatTable, markdownTable, type BenchRow, type TableRow } from './table.js'
+import { measureUncoordinatedClients, reportUncoordinatedClients, tableUncoordinatedClients } from './uncoordinated-clients.js'
+import { measureCandleWalkCpu, reportCandleWalkCpu, tableCandleWalkCpu } from './candle-walk-cpu.js'
 
 interface Section {
   id: string
@@ -34,11 +39,15 @@ const SECTIONS = [
   define('3a', measureSdkCpuCost, reportSdkCpuCost, (r) => r.rows),
   define('3b', measureRateLimitedWalks, reportRateLimitedWalks, (r) => r.rows),
   define('3c', measureMemoryWalks, reportMemoryWalks, (r) => r.rows),
+  define('3d', measureUncoordinatedClients, reportUncoordinatedClients, tableUncoordinatedClients),
+  define('3e', measureCandleWalkCpu, reportCandleWalkCpu, tableCandleWalkCpu),
   define('4', measureValidationCost, reportValidationCost, (r) => r.rows),
   define('5', measureMswVsServer, reportMswVsServer, (r) => r.rows),
 ]
 
-const wanted = process.argv.slice(2)
+const args = process.argv.slice(2)
+const writeDocs = args.includes('--docs')
+const wanted = args.filter((a) => a !== '--docs')
 const unknown = wanted.filter((id) => !SECTIONS.some((s) => s.id === id))
 if (unknown.length > 0) {
   console.error(`bench: no section ${unknown.join(', ')}; sections: ${SECTIONS.map((s) => s.id).join(', ')}`)
@@ -47,8 +56,10 @@ if (unknown.length > 0) {
 const selected = wanted.length > 0 ? SECTIONS.filter((s) => wanted.includes(s.id)) : SECTIONS
 
 const benchStarted = performance.now()
+// The machine's load before the bench starts: figures from a busy machine are noisier (and say so).
+const loadAtStart = loadavg()[0]!
 const date = new Date().toISOString().slice(0, 10)
-console.log(`market-candles bench, ${date} (node ${process.version}, ${process.platform}/${process.arch})`)
+console.log(`market-candles bench, ${date} (node ${process.version}, ${process.platform}/${process.arch}; load average ${loadAtStart.toFixed(1)})`)
 console.log(buildCli())
 console.log('')
 
@@ -84,5 +95,6 @@ console.log('')
 console.log('The same, as Markdown:')
 for (const line of markdownTable(table)) console.log(line)
 console.log('')
+if (writeDocs) console.log(`Table written into ${writeDocsTables(table, selected.map((s) => s.id), date, SECTIONS.map((s) => s.id), `, load average ${loadAtStart.toFixed(1)} at the start`).join(' and ')}`)
 console.log(`Overall: ${ok ? 'every goal met or inside the spread' : 'a goal is not met'}`)
 process.exitCode = ok ? 0 : 1

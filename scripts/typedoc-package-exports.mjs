@@ -1,11 +1,11 @@
-// typedoc plugin: the API reference documents exactly the import paths package.json `exports`, each
+// typedoc plugin: the API reference documents exactly the code import paths package.json `exports`, each
 // as a module named after that path (`market-candles/mocks/node`, not `mocks/node`).
 // The source of an export follows the layout tsup builds from (tsup.config.ts):
 //   `market-candles` -> src/index.ts, `market-candles/schemas` -> src/schemas/index.ts,
 //   `market-candles/mocks` -> mocks/index.ts, `market-candles/mocks/X` -> mocks/X/index.ts.
 // A new export is documented without touching typedoc.json; one whose source is missing is an error.
 import { existsSync, readFileSync } from 'node:fs'
-import { Application, Converter, ReflectionKind } from 'typedoc'
+import { Application, Converter, ReflectionKind, RendererEvent } from 'typedoc'
 
 const root = new URL('..', import.meta.url)
 const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'))
@@ -17,9 +17,10 @@ function sourceOf(subpath) {
   return `${subpath.slice(2)}/index.ts`
 }
 
-const entries = Object.keys(pkg.exports)
-  // JSON exports (package.json, openapi.json) are documents, not modules.
-  .filter((subpath) => !subpath.endsWith('.json'))
+// Code entries only: an export that is a plain file (package.json, the OpenAPI document) is no module.
+const entries = Object.entries(pkg.exports)
+  .filter(([, target]) => typeof target === 'object')
+  .map(([subpath]) => subpath)
   .map((subpath) => ({ name: subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`, source: sourceOf(subpath) }))
 
 /** typedoc's own name of an entry module: its file's folder, relative to the entries' common folder. */
@@ -27,6 +28,20 @@ const folderOf = (source) => source.replace(/\/index\.ts$/, '')
 
 /** @param {Application} app */
 export function load(app) {
+  // The guides mark stable anchors as `<a id="..."></a>` before a heading (docs/contract.md#paging).
+  // typedoc passes that HTML through but knows only heading slugs when it checks links between
+  // guides: register those ids too, before its check at the end of rendering (priority > 0 runs first).
+  app.renderer.on(
+    RendererEvent.END,
+    (event) => {
+      for (const doc of event.project.getReflectionsByKind(ReflectionKind.Document)) {
+        const text = doc.content.map((part) => part.text).join('')
+        const slugger = app.renderer.router.getSlugger(doc)
+        for (const [, id] of text.matchAll(/<a id="([^"]+)"><\/a>/g)) if (!slugger.hasAnchor(id)) slugger.slug(id)
+      }
+    },
+    100,
+  )
   app.on(Application.EVENT_BOOTSTRAP_END, () => {
     const missing = entries.filter((e) => !existsSync(new URL(e.source, root)))
     if (missing.length > 0) app.logger.error(`typedoc-package-exports: no source for ${missing.map((e) => `${e.name} (${e.source})`).join(', ')}`)

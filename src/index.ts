@@ -10,6 +10,10 @@ export type {
   CandleOf,
   ClientOptions,
   RequestOptions,
+  APIPromise,
+  WithResponse,
+  Logger,
+  LogLevel,
   RetryOptions,
   ClientHooks,
   RequestEvent,
@@ -42,11 +46,11 @@ export type { RequestInfo } from './errors/index.js'
 
 // Walks and cursors: walks come from the client's methods, so only their types are public
 export { pageCursorSchema } from './pagination/index.js'
-export type { PageCursor, CandlePage, PageWalk, CandleWalk, WalkOptions } from './pagination/index.js'
+export type { PageCursor, CandlePage, PageWalk, CandleWalk, WalkOptions, ToArrayOptions } from './pagination/index.js'
 
 // Client-side rate limiting, shareable between the clients of one account
 export { RateLimiter } from './rate-limit/rate-limiter.js'
-export type { RateLimiterOptions, ReleaseSlot } from './rate-limit/rate-limiter.js'
+export type { RateLimiterOptions, ReleaseSlot, SlotAnswer } from './rate-limit/rate-limiter.js'
 
 // Resources: their schemas and types, and guards for the values of open enums
 // (the full schema set, error bodies and known-value lists included, is `market-candles/schemas`)

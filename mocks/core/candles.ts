@@ -36,7 +36,7 @@ interface CandleRoute<Q extends CandleQuery> {
   resolve(ctx: ServiceContext, query: Q, now: number): Series<unknown> | MockResponse
 }
 
-/** Decision D3: authentication, validation, resolution, plan, rate limit; only a 200 is counted. */
+/** Authentication, validation, resolution, plan, rate limit, in this order; only a 200 is counted (contract: order-of-checks). */
 async function answer<Q extends CandleQuery>(route: CandleRoute<Q>, ctx: ServiceContext, raw: RawQuery, headers: HeaderSource | undefined): Promise<MockResponse> {
   const key = readHeader(headers, API_KEY_HEADER)?.trim()
   if (!key) return fail(401, 'Not authenticated', UNAUTHENTICATED)

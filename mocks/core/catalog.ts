@@ -9,8 +9,8 @@ import { compare } from './compare.js'
 import type { MockResponse } from './types.js'
 
 /*
- * The four public catalog endpoints: no key, no plan, never counted (interface.md, Authentication 2).
- * Arrays are ordered by decision D8.
+ * The four public catalog endpoints: no key, no plan, never counted (contract: authentication).
+ * Arrays are ordered by name, ticker, or base then quote (contract: catalog-order).
  */
 
 export function exchanges(ctx: ServiceContext): MockResponse {

@@ -1,7 +1,7 @@
 import { parseDateTime, type DateInput } from '../../src/contract/index.js'
 
 /**
- * The service's idea of "now" (decision D5: "latest available" is the newest candle with
+ * The service's idea of "now" (contract: time; "latest available" is the newest candle with
  * `close_ts <= now`). It follows the system clock until fixed with `set`.
  */
 export interface MockClock {

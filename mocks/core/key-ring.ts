@@ -35,7 +35,7 @@ function constantTimeFind(keys: readonly StoredKey[], digest: Uint8Array): Store
 /** The first four characters of a key, and none of a short one, so a hint never is the whole key. */
 export const hintOf = (key: string): string => (key.length <= 8 ? '…' : `${key.slice(0, 4)}…`)
 
-/** The accounts' API keys, stored as SHA-256 digests only (decision D2). */
+/** The accounts' API keys, stored as SHA-256 digests only (contract: authentication). */
 export class KeyRing {
   #keys: StoredKey[] = []
 

@@ -5,9 +5,9 @@ export interface PageWindow {
   start?: number | undefined
   end?: number | undefined
   limit: number
-  /** Newest close_ts that exists yet ("latest available", D5). */
+  /** Newest close_ts that exists yet ("latest available", contract: time). */
   now: number
-  /** Oldest close_ts the plan lets this request reach (D6); `-Infinity` when unlimited. */
+  /** Oldest close_ts the plan lets this request reach (contract: plans); `-Infinity` when unlimited. */
   horizon: number
 }
 

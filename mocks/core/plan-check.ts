@@ -5,7 +5,7 @@ import type { Plan } from '../data/accounts.js'
 /** A plan's verdict on one candle request: the oldest reachable close_ts, or a 403 detail. */
 export type PlanVerdict = { allowed: true; horizon: number } | { allowed: false; detail: string }
 
-/** Decision D6: endpoint, interval, then history depth. */
+/** A plan checks endpoint, interval, then history depth (contract: plans). */
 export function checkPlan(plan: Plan, endpoint: CandleEndpointName, interval: string, start: number | undefined, now: number): PlanVerdict {
   const intervals = plan.endpoints[endpoint]
   if (!intervals) return { allowed: false, detail: `Plan '${plan.id}' does not include ${endpoint}` }

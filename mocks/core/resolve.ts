@@ -5,7 +5,7 @@ import { METHOD_IMPLEMENTATIONS } from '../data/method-registry.js'
 import type { MockResponse } from './types.js'
 
 /*
- * Resolution (decision D4): an exchange, interval or method that is not a known one answers 404,
+ * Resolution (contract: resolution): an exchange, interval or method that is not a known one answers 404,
  * matched exactly, on every endpoint that takes it.
  */
 

@@ -6,9 +6,9 @@ export function json(status: number, body: unknown, headers: Record<string, stri
   return { status, headers: { 'content-type': 'application/json', ...headers }, body }
 }
 
-/** A D1 error: `{"detail": "..."}` naming the offending value. */
+/** An error body: `{"detail": "..."}` naming the offending value (contract: error-bodies). */
 export const fail = (status: number, detail: string, headers?: Record<string, string>): MockResponse =>
   json(status, { detail }, headers)
 
-/** A D1 422: `{"detail": [issues]}`. */
+/** A 422: `{"detail": [issues]}` (contract: error-bodies). */
 export const invalid = (issues: ValidationIssue[]): MockResponse => json(422, { detail: issues })

@@ -42,7 +42,7 @@ export class SeriesIndex {
     return found
   }
 
-  /** Coverage of each series with at least one candle up to `now`, sorted by base then quote (D8). */
+  /** Coverage of each series with at least one candle up to `now`, sorted by base then quote (contract: catalog-order). */
   coverage(series: Iterable<Series<unknown>>, now: number): PairCoverage[] {
     const entries: PairCoverage[] = []
     for (const s of series) {

@@ -27,10 +27,10 @@ export interface MockServiceOptions {
   accounts?: Account[]
   /** @default the demo keys (see README) */
   keys?: ApiKey[]
-  /** Fixes "now" (D5). @default the system clock */
+  /** Fixes "now": the newest candle served is the latest with `close_ts <= now`. @default the system clock */
   now?: DateInput
   /**
-   * Decision D7's limit, or `false` to switch it off (for throughput benchmarks).
+   * The per-account rate limit (a sliding one-second window), or `false` to switch it off (for throughput benchmarks).
    * `clock` measures the sliding window. @default { perSecond: 10, clock: performance.now }
    */
   rateLimit?: false | { perSecond?: number; clock?: () => number }

@@ -6,7 +6,7 @@ const depth = z.nullable(z.string().check(z.refine((s) => parseDuration(s) !== u
 const intervalDepths = z.partialRecord(z.enum(INTERVALS), depth)
 
 /**
- * A plan (decision D6): per candle endpoint, the intervals it includes and, per interval, how far
+ * A plan (contract: plans): per candle endpoint, the intervals it includes and, per interval, how far
  * back `start` may reach as an ISO 8601 duration (`P30D`), or `null` for unlimited. An endpoint or
  * interval left out is not included.
  */
@@ -17,7 +17,7 @@ export const planSchema = z.object({
     aggregated_ohlcv: z.optional(intervalDepths),
   }),
 })
-/** A plan (decision D6). */
+/** A plan: per candle endpoint, the intervals it includes and their history depth. */
 export type Plan = z.infer<typeof planSchema>
 
 /** An account: the unit of billing, usage and rate limit. */
@@ -25,7 +25,7 @@ export const accountSchema = z.object({ id: z.string().check(z.minLength(1)), pl
 /** An account. */
 export type Account = z.infer<typeof accountSchema>
 
-/** An API key of an account; a revoked key answers 401 like an unknown one (D2). */
+/** An API key of an account; a revoked key answers 401 like an unknown one. */
 export const apiKeySchema = z.object({
   key: z.string().check(z.minLength(1)),
   account: z.string(),

@@ -13,11 +13,11 @@ export interface ExplicitDataset {
   candles: ExchangeCandle[]
 }
 
-/** The integrity rules every stored candle keeps, so aggregation (D9) can rely on them. */
+/** The integrity rules every stored candle keeps, so aggregation can rely on them. */
 function candleProblem(c: ExchangeCandle): string | undefined {
   if (!isKnownInterval(c.interval)) return `interval '${c.interval}' is not one of 1m, 1h, 1d`
   const t = Date.parse(c.close_ts)
-  if (t % INTERVAL_MS[c.interval] !== 0) return `close_ts ${c.close_ts} is not on the ${c.interval} grid (D5: close_ts is the interval's end boundary)`
+  if (t % INTERVAL_MS[c.interval] !== 0) return `close_ts ${c.close_ts} is not on the ${c.interval} grid (close_ts is the interval's end boundary)`
   if (c.low > c.high) return `low ${c.low} is above high ${c.high}`
   for (const side of ['open', 'close'] as const) {
     if (c[side] < c.low || c[side] > c.high) return `${side} ${c[side]} is outside [low ${c.low}, high ${c.high}]`
@@ -81,7 +81,7 @@ export function explicitStore(dataset: ExplicitDataset): CandleStore {
     const key = mapKey(candle.exchange, candle.interval, candle.base, candle.quote)
     const group = groups.get(key) ?? { first: candle, rows: [] }
     const t = Date.parse(candle.close_ts)
-    // D5: the service writes close_ts as YYYY-MM-DDTHH:MM:SSZ whatever the fixture wrote.
+    // The service writes close_ts as YYYY-MM-DDTHH:MM:SSZ whatever the fixture wrote.
     group.rows.push({ t, candle: { ...candle, close_ts: formatTimestamp(t) } })
     groups.set(key, group)
   })

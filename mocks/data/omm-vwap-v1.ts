@@ -1,7 +1,7 @@
 import type { AggregatedCandle, ExchangeCandle, KnownInterval } from '../../src/schemas/index.js'
 
 /**
- * `omm_vwap_v1` (decision D9): combines the candidates of one (pair, interval, close_ts).
+ * `omm_vwap_v1` (contract: aggregation): combines the candidates of one (pair, interval, close_ts).
  * Returns `undefined` when no candidate contributes.
  */
 export function ommVwapV1(interval: KnownInterval, base: string, quote: string, candidates: readonly ExchangeCandle[]): AggregatedCandle | undefined {

@@ -1,6 +1,9 @@
 import { DEFAULT_BASE_URL } from '../contract/endpoints.js'
 import { RateLimiter, type RateLimiterOptions } from '../rate-limit/rate-limiter.js'
+import { checkHeaders } from './headers-option.js'
 import type { ClientHooks } from './hooks.js'
+import { checkKnownKeys } from '../internal/known-keys.js'
+import { checkLogger, isLogLevel, levelLogger, LOG_LEVELS, type Logger, type LogLevel } from './logger.js'
 import { retryPolicy, type RetryOptions } from './retry-policy.js'
 import type { TransportConfig } from './transport.js'
 
@@ -32,13 +35,41 @@ export interface ClientOptions {
   validate?: boolean
   /** Observe requests, for logging and metrics. They never see headers. */
   hooks?: ClientHooks
+  /**
+   * Headers sent with every request, under the client's own. `X-API-Key` is refused: the key is `apiKey`.
+   * @example
+   * createClient({ headers: { 'X-Request-Source': 'nightly-import' } })
+   */
+  headers?: Record<string, string>
+  /**
+   * What the client logs: `error` (a call failed for good), `warn` (+ each retry), `info` (+ one
+   * line per call), `debug` (+ each attempt, with status and milliseconds, and each rate-limiter
+   * wait). Lines never hold the API key or any header.
+   * @default process.env.MARKET_CANDLES_LOG, else 'off'
+   */
+  logLevel?: LogLevel
+  /**
+   * Where log lines go: an object with `error`, `warn`, `info` and `debug` methods.
+   * @default console
+   * @example
+   * createClient({ logLevel: 'debug', logger: pino() })
+   */
+  logger?: Logger
 }
+
+/** The options `createClient` knows; any other key is refused. */
+const CLIENT_OPTION_KEYS = ['apiKey', 'baseUrl', 'timeout', 'retry', 'rateLimit', 'fetch', 'validate', 'hooks', 'headers', 'logLevel', 'logger'] as const satisfies ReadonlyArray<keyof ClientOptions>
+
+/** The environment variable of the default log level. */
+export const LOG_ENV = 'MARKET_CANDLES_LOG'
 
 const env = (name: string): string | undefined =>
   typeof process !== 'undefined' && typeof process.env === 'object' ? process.env[name] || undefined : undefined
 
 /** Resolves and checks the options; throws a clear error for each bad one. */
 export function resolveOptions(options: ClientOptions): TransportConfig {
+  if (options === null || typeof options !== 'object') throw new TypeError('createClient options must be an object')
+  checkKnownKeys('createClient', options, CLIENT_OPTION_KEYS)
   const apiKey = options.apiKey ?? env('MARKET_CANDLES_API_KEY')
   if (apiKey !== undefined && (typeof apiKey !== 'string' || apiKey.trim() === '')) {
     throw new TypeError('apiKey must be a non-empty string (omit it to call the public catalog endpoints only)')
@@ -49,14 +80,16 @@ export function resolveOptions(options: ClientOptions): TransportConfig {
   }
   if (new URL(baseUrl).search !== '' || new URL(baseUrl).hash !== '') throw new TypeError('baseUrl must not have a query or fragment')
   const timeout = options.timeout ?? 30_000
-  if (timeout !== false && !(Number.isInteger(timeout) && timeout > 0 && timeout <= 2_147_483_647)) {
-    throw new RangeError(`timeout must be a positive integer of milliseconds or false, got ${timeout}`)
-  }
+  checkTimeout(timeout, 'timeout')
   if (options.fetch !== undefined && typeof options.fetch !== 'function') throw new TypeError('fetch must be a function')
+  if (options.validate !== undefined && typeof options.validate !== 'boolean') throw new TypeError('validate must be a boolean')
   const limiter =
     options.rateLimit === false ? undefined
     : options.rateLimit instanceof RateLimiter ? options.rateLimit
     : new RateLimiter(options.rateLimit ?? {})
+  const logLevel = options.logLevel ?? envLogLevel()
+  if (!isLogLevel(logLevel)) throw new TypeError(`logLevel must be one of ${LOG_LEVELS.map((l) => `'${l}'`).join(', ')}, got ${JSON.stringify(logLevel)}`)
+  const logger = options.logger === undefined ? console : checkLogger(options.logger)
   return {
     apiKey,
     baseUrl,
@@ -66,5 +99,28 @@ export function resolveOptions(options: ClientOptions): TransportConfig {
     fetch: options.fetch,
     validate: options.validate ?? true,
     hooks: options.hooks ?? {},
+    headers: checkHeaders(options.headers, 'headers'),
+    log: levelLogger(logLevel, logger),
   }
+}
+
+/** Checks a `timeout` option (client or request). */
+export function checkTimeout(timeout: unknown, name: string): asserts timeout is number | false {
+  if (timeout !== false && !(typeof timeout === 'number' && Number.isInteger(timeout) && timeout > 0 && timeout <= 2_147_483_647)) {
+    throw new RangeError(`${name} must be a positive integer of milliseconds or false, got ${String(timeout)}`)
+  }
+}
+
+// An unreadable MARKET_CANDLES_LOG is not a reason to fail the program: say so once and log nothing.
+let warnedEnv = false
+function envLogLevel(): LogLevel {
+  const value = env(LOG_ENV)
+  if (value === undefined) return 'off'
+  const level = value.trim().toLowerCase()
+  if (isLogLevel(level)) return level
+  if (!warnedEnv) {
+    warnedEnv = true
+    console.warn(`market-candles: ${LOG_ENV}=${JSON.stringify(value)} is not one of ${LOG_LEVELS.join(', ')}; logging stays off`)
+  }
+  return 'off'
 }

@@ -7,13 +7,17 @@ import type { AggregatedCandle, Asset, Exchange, ExchangeCandle, PairCoverage } 
 import { INTERVAL_MS, isKnownInterval } from '../schemas/known-values.js'
 import { checkShape } from '../schemas/wire-shape.js'
 import { PAGE_CURSOR_SHAPE } from '../schemas/wire-shapes.js'
+import type { ResponseOf } from '../contract/index.js'
+import { LIMIT } from '../contract/query-values.js'
 import { resolveOptions, type ClientOptions } from './client-options.js'
 import type { AggregatedOhlcvParams, AggregatedPairsParams, ExchangeOhlcvParams, ExchangePairsParams } from './params.js'
 import { toWireQuery } from './to-wire-query.js'
-import { Transport, type RequestOptions } from './transport.js'
+import { APIPromise } from './api-promise.js'
+import { checkRequestOptions, REQUEST_OPTION_KEYS, type RequestOptions } from './request-options.js'
+import { Transport } from './transport.js'
 
 /** The page size of walks when the query gives no `limit`: the service's maximum, fewest requests. */
-export const WALK_PAGE_SIZE = 1000
+export const WALK_PAGE_SIZE: number = LIMIT.max
 
 /** The candle type of a candle endpoint. */
 export type CandleOf<E extends CandleEndpointName> = E extends 'exchange_ohlcv' ? ExchangeCandle : AggregatedCandle
@@ -32,9 +36,10 @@ export class MarketCandles {
     this.#transport = new Transport(resolveOptions(options))
   }
 
-  // async, so a bad parameter is a rejection like every other failure, never a synchronous throw
-  async #get<E extends EndpointName>(endpoint: E, params: object | undefined, options: RequestOptions | undefined) {
-    return this.#transport.get(endpoint, toWireQuery(endpoint, params), options)
+  #get<E extends EndpointName>(method: string, endpoint: E, params: object | undefined, options: RequestOptions | undefined): APIPromise<ResponseOf<E>> {
+    // async, so a bad parameter or option is a rejection like every other failure, never a synchronous throw
+    const result = (async () => this.#transport.request(endpoint, toWireQuery(endpoint, params), checkRequestOptions(options, method)))()
+    return new APIPromise(result)
   }
 
   /**
@@ -42,8 +47,8 @@ export class MarketCandles {
    * @example
    * const names = (await client.exchanges()).map((e) => e.name)
    */
-  exchanges(options?: RequestOptions): Promise<Exchange[]> {
-    return this.#get('exchanges', undefined, options)
+  exchanges(options?: RequestOptions): APIPromise<Exchange[]> {
+    return this.#get('exchanges', 'exchanges', undefined, options)
   }
 
   /**
@@ -51,8 +56,8 @@ export class MarketCandles {
    * @example
    * const fiat = (await client.assets()).filter((a) => a.asset_type === 'FIAT')
    */
-  assets(options?: RequestOptions): Promise<Asset[]> {
-    return this.#get('assets', undefined, options)
+  assets(options?: RequestOptions): APIPromise<Asset[]> {
+    return this.#get('assets', 'assets', undefined, options)
   }
 
   /**
@@ -61,8 +66,8 @@ export class MarketCandles {
    * @example
    * const pairs = await client.exchangePairs({ exchange: 'bitstamp', interval: '1d' })
    */
-  exchangePairs(params: ExchangePairsParams, options?: RequestOptions): Promise<PairCoverage[]> {
-    return this.#get('exchange_pairs', params, options)
+  exchangePairs(params: ExchangePairsParams, options?: RequestOptions): APIPromise<PairCoverage[]> {
+    return this.#get('exchangePairs', 'exchange_pairs', params, options)
   }
 
   /**
@@ -70,8 +75,8 @@ export class MarketCandles {
    * @example
    * const pairs = await client.aggregatedPairs({ interval: '1h' })
    */
-  aggregatedPairs(params: AggregatedPairsParams, options?: RequestOptions): Promise<PairCoverage[]> {
-    return this.#get('aggregated_pairs', params, options)
+  aggregatedPairs(params: AggregatedPairsParams, options?: RequestOptions): APIPromise<PairCoverage[]> {
+    return this.#get('aggregatedPairs', 'aggregated_pairs', params, options)
   }
 
   /**
@@ -81,8 +86,8 @@ export class MarketCandles {
    * @example
    * const day = await client.exchangeOhlcv({ exchange: 'bitstamp', interval: '1h', base: 'BTC', quote: 'USD', start: new Date('2025-01-01'), limit: 24 })
    */
-  exchangeOhlcv(params: ExchangeOhlcvParams, options?: RequestOptions): Promise<ExchangeCandle[]> {
-    return this.#get('exchange_ohlcv', params, options)
+  exchangeOhlcv(params: ExchangeOhlcvParams, options?: RequestOptions): APIPromise<ExchangeCandle[]> {
+    return this.#get('exchangeOhlcv', 'exchange_ohlcv', params, options)
   }
 
   /**
@@ -90,8 +95,8 @@ export class MarketCandles {
    * @example
    * const latest = await client.aggregatedOhlcv({ interval: '1m', base: 'ETH', quote: 'USD', limit: 60 })
    */
-  aggregatedOhlcv(params: AggregatedOhlcvParams, options?: RequestOptions): Promise<AggregatedCandle[]> {
-    return this.#get('aggregated_ohlcv', params, options)
+  aggregatedOhlcv(params: AggregatedOhlcvParams, options?: RequestOptions): APIPromise<AggregatedCandle[]> {
+    return this.#get('aggregatedOhlcv', 'aggregated_ohlcv', params, options)
   }
 
   /**
@@ -104,7 +109,7 @@ export class MarketCandles {
    * }
    */
   exchangeOhlcvCandles(params: ExchangeOhlcvParams, options?: WalkOptions): CandleWalk<ExchangeCandle> {
-    return new CandleWalk(this.#pageFetcher('exchange_ohlcv'), this.#startCursor('exchange_ohlcv', params), options)
+    return new CandleWalk(this.#pageFetcher('exchange_ohlcv', walkOptions('exchangeOhlcvCandles', options)), this.#startCursor('exchange_ohlcv', params), options)
   }
 
   /**
@@ -116,7 +121,7 @@ export class MarketCandles {
    * }
    */
   exchangeOhlcvPages(params: ExchangeOhlcvParams, options?: WalkOptions): PageWalk<ExchangeCandle> {
-    return new PageWalk(this.#pageFetcher('exchange_ohlcv'), this.#startCursor('exchange_ohlcv', params), options)
+    return new PageWalk(this.#pageFetcher('exchange_ohlcv', walkOptions('exchangeOhlcvPages', options)), this.#startCursor('exchange_ohlcv', params), options)
   }
 
   /**
@@ -125,7 +130,7 @@ export class MarketCandles {
    * for await (const candle of client.aggregatedOhlcvCandles({ interval: '1d', base: 'BTC', quote: 'USD', start: '2020-01-01' })) {}
    */
   aggregatedOhlcvCandles(params: AggregatedOhlcvParams, options?: WalkOptions): CandleWalk<AggregatedCandle> {
-    return new CandleWalk(this.#pageFetcher('aggregated_ohlcv'), this.#startCursor('aggregated_ohlcv', params), options)
+    return new CandleWalk(this.#pageFetcher('aggregated_ohlcv', walkOptions('aggregatedOhlcvCandles', options)), this.#startCursor('aggregated_ohlcv', params), options)
   }
 
   /**
@@ -134,7 +139,7 @@ export class MarketCandles {
    * for await (const page of client.aggregatedOhlcvPages({ interval: '1h', base: 'ETH', quote: 'USD' }, { maxItems: 5000 })) {}
    */
   aggregatedOhlcvPages(params: AggregatedOhlcvParams, options?: WalkOptions): PageWalk<AggregatedCandle> {
-    return new PageWalk(this.#pageFetcher('aggregated_ohlcv'), this.#startCursor('aggregated_ohlcv', params), options)
+    return new PageWalk(this.#pageFetcher('aggregated_ohlcv', walkOptions('aggregatedOhlcvPages', options)), this.#startCursor('aggregated_ohlcv', params), options)
   }
 
   /**
@@ -146,7 +151,7 @@ export class MarketCandles {
    */
   resumeCandles<E extends CandleEndpointName>(cursor: PageCursor & { endpoint: E }, options?: WalkOptions): CandleWalk<CandleOf<E>> {
     const checked = checkCursor(cursor)
-    return new CandleWalk(this.#pageFetcher(checked.endpoint as E), checked, options)
+    return new CandleWalk(this.#pageFetcher(checked.endpoint as E, walkOptions('resumeCandles', options)), checked, options)
   }
 
   /**
@@ -156,7 +161,7 @@ export class MarketCandles {
    */
   resumePages<E extends CandleEndpointName>(cursor: PageCursor & { endpoint: E }, options?: WalkOptions): PageWalk<CandleOf<E>> {
     const checked = checkCursor(cursor)
-    return new PageWalk(this.#pageFetcher(checked.endpoint as E), checked, options)
+    return new PageWalk(this.#pageFetcher(checked.endpoint as E, walkOptions('resumePages', options)), checked, options)
   }
 
   #startCursor(endpoint: CandleEndpointName, params: ExchangeOhlcvParams | AggregatedOhlcvParams): PageCursor {
@@ -164,24 +169,26 @@ export class MarketCandles {
     return { version: 1, endpoint, direction: query.start === undefined ? 'backward' : 'forward', query }
   }
 
-  #pageFetcher<E extends CandleEndpointName>(endpoint: E): WalkSource<CandleOf<E>> {
+  // Each request of a walk gets the walk's request options; the signal is the walk's own (it may be
+  // a concurrent walk's inner one, which also stops windows fetched ahead).
+  #pageFetcher<E extends CandleEndpointName>(endpoint: E, request: RequestOptions): WalkSource<CandleOf<E>> {
     return {
-      fetchPage: (query, signal) => this.#transport.get(endpoint, query, { signal }) as Promise<CandleOf<E>[]>,
-      plan: (cursor, signal) => this.#plan(cursor, signal),
+      fetchPage: (query, signal) => this.#transport.request(endpoint, query, { ...request, signal }).then((r) => r.data as CandleOf<E>[]),
+      plan: (cursor, signal) => this.#plan(cursor, { ...request, signal }),
     }
   }
 
   // How to split a forward range: the interval's length and the pair's coverage from the public
   // pairs catalog (free: never counted, never rate limited), so windows stay inside real data.
-  async #plan(cursor: PageCursor, signal: AbortSignal | undefined): Promise<{ intervalMs: number; coverage: Coverage | undefined } | undefined> {
+  async #plan(cursor: PageCursor, request: RequestOptions): Promise<{ intervalMs: number; coverage: Coverage | undefined } | undefined> {
     const { interval, exchange, base, quote, method } = cursor.query
     if (!isKnownInterval(interval)) return undefined
     let coverage: Coverage | undefined
     try {
       const pairs =
         cursor.endpoint === 'exchange_ohlcv'
-          ? await this.exchangePairs({ exchange: exchange!, interval }, { signal })
-          : await this.aggregatedPairs({ interval, method }, { signal })
+          ? await this.exchangePairs({ exchange: exchange!, interval }, request)
+          : await this.aggregatedPairs({ interval, method }, request)
       const entry = pairs.find((p) => p.base === base && p.quote === quote)
       if (entry) coverage = { first: Date.parse(entry.first_close_ts), last: Date.parse(entry.last_close_ts) }
     } catch (error) {
@@ -190,6 +197,15 @@ export class MarketCandles {
     }
     return { intervalMs: INTERVAL_MS[interval], coverage }
   }
+}
+
+/** The options a walk takes: the request options and its own. */
+const WALK_OPTION_KEYS = [...REQUEST_OPTION_KEYS, 'maxItems', 'concurrency'] as const
+
+// Checks a walk's options (unknown keys included) and keeps the ones each of its requests takes.
+function walkOptions(method: string, options: WalkOptions | undefined): RequestOptions {
+  const { timeout, maxRetries, headers } = checkRequestOptions(options, method, WALK_OPTION_KEYS) as WalkOptions
+  return { timeout, maxRetries, headers }
 }
 
 function checkCursor(cursor: unknown): PageCursor {

@@ -1,23 +1,25 @@
 import ky, { type KyInstance } from 'ky'
-import { API_KEY_HEADER, ENDPOINTS, type EndpointName } from '../contract/endpoints.js'
+import { API_KEY_HEADER, DEFAULT_BASE_URL, ENDPOINTS, type EndpointName } from '../contract/endpoints.js'
+import type { ResponseOf } from '../contract/index.js'
 import {
   APIConnectionError,
   APIError,
   APITimeoutError,
-  APIUserAbortError,
   RateLimitError,
   ResponseValidationError,
   type RequestInfo,
 } from '../errors/index.js'
+import { abortError, sleep, throwIfAborted } from '../internal/abort.js'
 import type { RateLimiter, ReleaseSlot } from '../rate-limit/rate-limiter.js'
-import type { ResponseOf } from '../contract/index.js'
 import { checkShape } from '../schemas/wire-shape.js'
 import { RESPONSE_SHAPES } from '../schemas/wire-shapes.js'
 import type { ValidationIssue } from '../schemas/index.js'
-import { sleep } from './abortable-sleep.js'
 import type { ClientHooks, RequestEvent } from './hooks.js'
+import type { LevelLogger } from './logger.js'
 import { redact, safeCause } from './redact.js'
-import { retryDelay, type RetryPolicy } from './retry-policy.js'
+import type { RequestOptions } from './request-options.js'
+import { rateLimitDelay, retryDelay, type RetryPolicy } from './retry-policy.js'
+import { userAgent } from './user-agent.js'
 
 /** What the transport needs; `createClient` resolves it from the user's options. */
 export interface TransportConfig {
@@ -29,12 +31,15 @@ export interface TransportConfig {
   fetch: typeof fetch | undefined
   validate: boolean
   hooks: ClientHooks
+  headers: Record<string, string>
+  log: LevelLogger
 }
 
-/** Options every request method takes. */
-export interface RequestOptions {
-  /** Aborts the request, its rate-limit wait and its retry waits. */
-  signal?: AbortSignal
+/** A method's data with the HTTP response it came in (its body already read). */
+export interface WithResponse<T> {
+  data: T
+  /** The response: `status`, `headers` (`RateLimit-*` included), `url`. Its body has been read. */
+  response: Response
 }
 
 function headersOf(res: Response): Record<string, string> {
@@ -51,24 +56,30 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
+const ms = (since: number) => Math.round(performance.now() - since)
+
 /**
  * The one place that speaks HTTP: rate limit, send, map the answer to data or a typed error,
- * retry. The key is set as a header on candle endpoints only and never copied anywhere else.
+ * retry, log. The key is set as a header on candle endpoints only and never copied anywhere else.
  */
 export class Transport {
   readonly #config: TransportConfig
   readonly #ky: KyInstance
+  readonly #userAgent = userAgent()
+  // The placeholder never resolves: its connection errors say so and are not retried.
+  readonly #placeholder: boolean
 
   // Each endpoint's URL is resolved once: only the query changes from request to request.
   readonly #bases: Record<EndpointName, string>
 
   constructor(config: TransportConfig) {
     this.#config = config
+    this.#placeholder = new URL(config.baseUrl).host === new URL(DEFAULT_BASE_URL).host
     const root = `${config.baseUrl.replace(/\/+$/, '')}/`
     this.#bases = Object.fromEntries(
       Object.entries(ENDPOINTS).map(([name, e]) => [name, new URL(e.path.slice(1), root).toString()]),
     ) as Record<EndpointName, string>
-    // Retries are ours: the shared limiter must gate every attempt and a 429 must pause it.
+    // Retries are ours: the limiter must gate every attempt and learn from every answer.
     this.#ky = ky.create({ retry: 0, throwHttpErrors: false, timeout: config.timeout, fetch: config.fetch })
   }
 
@@ -78,30 +89,52 @@ export class Transport {
     return search === '' ? this.#bases[endpoint] : `${this.#bases[endpoint]}?${search}`
   }
 
-  /** GETs an endpoint and returns its validated body. */
-  async get<E extends EndpointName>(endpoint: E, query: Record<string, string>, options: RequestOptions = {}): Promise<ResponseOf<E>> {
-    const { hooks, retry, limiter } = this.#config
+  /** GETs an endpoint; resolves its validated body and the response it came in. */
+  async request<E extends EndpointName>(endpoint: E, query: Record<string, string>, options: RequestOptions = {}): Promise<WithResponse<ResponseOf<E>>> {
+    const { hooks, retry, limiter, log } = this.#config
     const { signal } = options
+    const policy = options.maxRetries === undefined ? retry : { ...retry, limit: options.maxRetries }
     const authenticated = ENDPOINTS[endpoint].authenticated
     const info: RequestInfo = { method: 'GET', url: this.url(endpoint, query) }
+    const started = performance.now()
+    let retries = 0
+    let rateLimited = 0
+    let rateLimitWaitMs = 0
     for (let attempt = 0; ; attempt++) {
       const event: RequestEvent = { endpoint, method: 'GET', url: info.url, attempt }
       let error: Error
       try {
-        if (signal?.aborted) throw new APIUserAbortError(signal.reason)
+        throwIfAborted(signal)
+        let release: ReleaseSlot | undefined
         // Catalog calls are never counted by the service, so they do not spend the limit.
-        const release = authenticated ? await limiter?.acquire(signal) : undefined
-        return await this.#attempt(endpoint, info, event, signal, release)
+        if (authenticated && limiter) {
+          const waitStarted = performance.now()
+          release = await limiter.acquire(signal)
+          const waited = ms(waitStarted)
+          if (waited > 0) log.log('debug', `rate limiter held GET ${info.url} for ${waited} ms`, { url: info.url, attempt, waitMs: waited, share: limiter.share })
+        }
+        const result = await this.#attempt(endpoint, info, event, options, release)
+        log.log('info', `GET ${info.url} -> ${result.response.status} (${ms(started)} ms, ${attempt + 1} attempt${attempt === 0 ? '' : 's'})`, { url: info.url, status: result.response.status, durationMs: ms(started), attempts: attempt + 1 })
+        return result
       } catch (caught) {
         error = caught as Error
       }
-      const delay = retryDelay(error, attempt + 1, retry)
-      if (error instanceof RateLimitError) limiter?.pause(delay ?? (error.retryAfter ?? 1) * 1000)
+      let delay: number | undefined
+      if (error instanceof RateLimitError) {
+        // 429s have their own bound, a total wait: they never spend the retry limit.
+        delay = rateLimitDelay(error, rateLimitWaitMs, ++rateLimited, policy)
+        if (delay !== undefined) rateLimitWaitMs += delay
+      } else if (!(error instanceof APIConnectionError && this.#placeholder)) {
+        delay = retryDelay(error, retries + 1, policy)
+        if (delay !== undefined) retries++
+      }
       if (delay === undefined) {
         hooks.onError?.({ ...event, error })
+        log.log('error', `GET ${info.url} failed after ${attempt + 1} attempt${attempt === 0 ? '' : 's'} (${ms(started)} ms): ${error.name}: ${error.message}`, { url: info.url, error: error.name, attempts: attempt + 1, durationMs: ms(started) })
         throw error
       }
       hooks.onRetry?.({ ...event, error, delayMs: delay })
+      log.log('warn', `retrying GET ${info.url} in ${delay} ms after ${error instanceof APIError ? error.status : error.name} (attempt ${attempt + 2})`, { url: info.url, attempt: attempt + 1, delayMs: delay, error: error.name })
       await sleep(delay, signal)
     }
   }
@@ -110,32 +143,43 @@ export class Transport {
     endpoint: E,
     info: RequestInfo,
     event: RequestEvent,
-    signal: AbortSignal | undefined,
+    options: RequestOptions,
     release: ReleaseSlot | undefined,
-  ): Promise<ResponseOf<E>> {
-    const { hooks, apiKey, validate, timeout } = this.#config
-    const headers: Record<string, string> = {}
-    if (ENDPOINTS[endpoint].authenticated && apiKey !== undefined) headers[API_KEY_HEADER] = apiKey
+  ): Promise<WithResponse<ResponseOf<E>>> {
+    const { hooks, apiKey, validate, log } = this.#config
+    const { signal } = options
+    const timeout = options.timeout ?? this.#config.timeout
+    const headers = new Headers()
+    if (this.#userAgent !== undefined) headers.set('User-Agent', this.#userAgent)
+    for (const [name, value] of Object.entries(this.#config.headers)) headers.set(name, value)
+    for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value)
+    if (ENDPOINTS[endpoint].authenticated && apiKey !== undefined) headers.set(API_KEY_HEADER, apiKey)
     hooks.onRequest?.(event)
     const started = performance.now()
-    let res: Response
+    let res: Response | undefined
     let text: string
     try {
       try {
-        res = await this.#ky.get(info.url, { headers, signal })
+        res = await this.#ky.get(info.url, { headers, signal, timeout })
       } finally {
-        // The service has counted the request by the time its answer starts to arrive.
-        release?.()
+        // The service has counted the request by the time its answer starts to arrive; the
+        // limiter reads the account's state from the answer's headers.
+        release?.(res && { status: res.status, headers: res.headers })
       }
       text = await res.text()
     } catch (error) {
-      if (signal?.aborted) throw new APIUserAbortError(signal.reason)
+      if (signal?.aborted) throw abortError(signal)
+      log.log('debug', `GET ${info.url} -> no response after ${ms(started)} ms (attempt ${event.attempt + 1})`, { url: info.url, attempt: event.attempt, durationMs: ms(started) })
       if ((error as Error).name === 'TimeoutError') throw new APITimeoutError(info, timeout as number)
       // ky's errors carry the request and its headers: only a sanitized copy of the runtime's cause is kept.
-      const cause = (error as Error).name === 'NetworkError' ? (error as Error).cause : error
-      throw new APIConnectionError(info, 'Connection error', { cause: safeCause(cause, apiKey) })
+      const cause = (error as Error)?.name === 'NetworkError' ? (error as Error).cause : error
+      const message = this.#placeholder
+        ? `Connection error: ${DEFAULT_BASE_URL} is a placeholder that never resolves; set the client's baseUrl option (or the MARKET_CANDLES_BASE_URL environment variable) to the service's URL`
+        : 'Connection error'
+      throw new APIConnectionError(info, message, { cause: safeCause(cause, apiKey) })
     }
     hooks.onResponse?.({ ...event, status: res.status, durationMs: performance.now() - started })
+    log.log('debug', `GET ${info.url} -> ${res.status} in ${ms(started)} ms (attempt ${event.attempt + 1})`, { url: info.url, status: res.status, attempt: event.attempt, durationMs: ms(started) })
     const body = parseJson(text)
     if (!res.ok) {
       const detail = body.ok && body.value !== null && typeof body.value === 'object' ? (body.value as { detail?: unknown }).detail : undefined
@@ -144,10 +188,10 @@ export class Transport {
       throw APIError.from(res.status, redact(readable, apiKey), info, redact(headersOf(res), apiKey))
     }
     if (!body.ok) throw new ResponseValidationError(info, [`body is not JSON: ${JSON.stringify(text.slice(0, 80))}`])
-    if (!validate) return body.value as ResponseOf<E>
+    if (!validate) return { data: body.value as ResponseOf<E>, response: res }
     // The body's schema as plain data: no zod in the client bundle (same verdicts and problems).
     const checked = checkShape(RESPONSE_SHAPES[endpoint], body.value, 'body')
     if (!checked.ok) throw new ResponseValidationError(info, checked.problems)
-    return checked.value as ResponseOf<E>
+    return { data: checked.value as ResponseOf<E>, response: res }
   }
 }

@@ -17,7 +17,7 @@ function formatViaDate(ms: number): string {
 }
 
 /**
- * Formats epoch milliseconds as `YYYY-MM-DDTHH:MM:SSZ`, the service's only output format (D5).
+ * Formats epoch milliseconds as `YYYY-MM-DDTHH:MM:SSZ`, the service's only output format (contract: time).
  * Milliseconds are truncated. Same output as `new Date(ms).toISOString()` without them, but the date
  * part is computed once per UTC day (integer `ms` in years 0000..9999; anything else takes the Date path).
  */

@@ -1,5 +1,5 @@
 /**
- * The datetime grammar of decision D5: ISO 8601 with `Z` or a numeric offset, optional fractional
+ * The datetime grammar (contract: time): ISO 8601 with `Z` or a numeric offset, optional fractional
  * seconds, a bare date (midnight UTC), or a datetime without zone (read as UTC).
  */
 const DATETIME =
@@ -17,7 +17,7 @@ function isLeap(year: number): boolean {
 }
 
 /**
- * Parses a D5 datetime into epoch milliseconds. Sub-millisecond digits are kept as a fraction, so
+ * Parses a datetime (contract: time) into epoch milliseconds. Sub-millisecond digits are kept as a fraction, so
  * bounds compare exactly. Instants outside years 0001..9999 (UTC) are refused.
  */
 export function parseDateTime(text: string): DateTimeParseResult {

@@ -7,7 +7,7 @@ import { START_AFTER_END } from './wire-query-check.js'
 
 /*
  * The wire queries of the six endpoints: from raw query strings to typed values, with every
- * rule of the service's 422 (decisions D1, D3). The reference service parses requests with them
+ * rule of the service's 422 (contract: error-bodies, order-of-checks). The reference service parses requests with them
  * and the SDK checks its parameters with them before sending, so both report the same issues.
  */
 

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini'
 
 /**
- * What a parameter parser says: a value, or the D1 issue for the raw input.
- * `type` and `ctx` follow pydantic v2, as decision D1 requires.
+ * What a parameter parser says: a value, or the 422 issue for the raw input.
+ * `type` and `ctx` follow pydantic v2 (contract: error-bodies).
  */
 export type ParamResult<T> = { value: T } | { type: string; msg: string; ctx?: Record<string, unknown> }
 

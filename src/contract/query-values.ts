@@ -5,8 +5,8 @@ import type { ParamResult } from './query-param.js'
 export const LIMIT = { min: 1, max: 1000, default: 500 } as const
 
 /**
- * A non-empty string. An empty value is reported like a missing one, the way decision D2 treats an
- * empty `X-API-Key` like a missing one.
+ * A non-empty string. An empty value is reported like a missing one, as an empty `X-API-Key` is
+ * (contract: authentication).
  */
 export function text<T extends string = string>(raw: string): ParamResult<T> {
   return raw === '' ? { type: 'missing', msg: 'Field required' } : { value: raw as T }
@@ -27,7 +27,7 @@ export function limit(raw: string): ParamResult<number> {
   return { value: n }
 }
 
-/** A D5 datetime in epoch ms; sub-millisecond digits stay as a fraction so bounds compare exactly. */
+/** A datetime (contract: time) in epoch ms; sub-millisecond digits stay as a fraction so bounds compare exactly. */
 export function datetime(raw: string): ParamResult<number> {
   const parsed = parseDateTime(raw)
   if (!parsed.ok) {

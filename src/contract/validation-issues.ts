@@ -6,7 +6,7 @@ import type { RawParamValue } from './query-param.js'
 export type RawQuery = Readonly<Record<string, RawParamValue>>
 
 /**
- * Turns the issues of a query schema into D1 issues. `input` is always the raw value of the named
+ * Turns the issues of a query schema into the issues of a 422 body (contract: error-bodies). `input` is always the raw value of the named
  * parameter as received (`null` when it was missing), whatever stage of parsing raised the issue.
  */
 export function toValidationIssues(issues: readonly z.core.$ZodIssue[], raw: RawQuery): ValidationIssue[] {

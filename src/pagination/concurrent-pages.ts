@@ -1,6 +1,6 @@
-import { APIUserAbortError } from '../errors/index.js'
-import type { CandlePage, PageCursor } from './page-cursor.js'
-import { cursorAfter, sequentialPages, type FetchPage } from './sequential-pages.js'
+import { throwIfAborted } from '../internal/abort.js'
+import { cursorAfter, withAnchor, type CandlePage, type PageCursor } from './page-cursor.js'
+import { sequentialPages, type FetchPage } from './sequential-pages.js'
 
 /** The span of a series that holds candles, in epoch ms (from the public pairs catalog). */
 export interface Coverage {
@@ -57,12 +57,7 @@ export async function* concurrentPages<C extends { close_ts: string }>(
   const onAbort = () => inner.abort(signal!.reason)
   signal?.addEventListener('abort', onAbort, { once: true })
 
-  const windowCursor = (lo: number, hi: number | undefined): PageCursor => {
-    const q: Record<string, string> = { ...query, start: new Date(lo).toISOString() }
-    if (hi === undefined) delete q.end
-    else q.end = new Date(hi).toISOString()
-    return { ...cursor, query: q }
-  }
+  const windowCursor = (lo: number, hi: number | undefined): PageCursor => withAnchor(withAnchor(cursor, 'start', lo), 'end', hi)
 
   // One window walked sequentially in the background; its pages are promises, read in order.
   const run = (origin: PageCursor): Task<C> => {
@@ -127,7 +122,7 @@ export async function* concurrentPages<C extends { close_ts: string }>(
     // Every window and the tail are done: say so with a last, empty page, as a short page would.
     if (lastCursor !== null) yield { candles: [], query: lastQuery, cursor: null }
   } catch (error) {
-    if (signal?.aborted) throw new APIUserAbortError(signal.reason)
+    throwIfAborted(signal)
     throw error
   } finally {
     inner.abort()

@@ -1,7 +1,9 @@
-import { APIUserAbortError } from '../errors/index.js'
+import type { RequestOptions } from '../client/request-options.js'
+import { throwIfAborted } from '../internal/abort.js'
+import { checkKnownKeys } from '../internal/known-keys.js'
 import { concurrentPages, type Coverage } from './concurrent-pages.js'
-import type { CandlePage, PageCursor } from './page-cursor.js'
-import { cursorAfter, sequentialPages, type FetchPage } from './sequential-pages.js'
+import { cursorAfter, type CandlePage, type PageCursor } from './page-cursor.js'
+import { sequentialPages, type FetchPage } from './sequential-pages.js'
 
 /** Windows in flight in a forward walk with a known range, unless the walk says otherwise. */
 export const DEFAULT_CONCURRENCY = 8
@@ -17,8 +19,13 @@ export interface WalkSource<C> {
   plan?(cursor: PageCursor, signal: AbortSignal | undefined): Promise<{ intervalMs: number; coverage: Coverage | undefined } | undefined>
 }
 
-/** Options of a walk over a candle endpoint. */
-export interface WalkOptions {
+/**
+ * Options of a walk over a candle endpoint: the request options, applied to each of its requests,
+ * and its own.
+ * @example
+ * client.exchangeOhlcvCandles(params, { maxItems: 10_000, concurrency: 4, timeout: 10_000, signal })
+ */
+export interface WalkOptions extends RequestOptions {
   /** Aborts the walk: between pages, during rate-limit and retry waits, and in flight. */
   signal?: AbortSignal
   /** Stop after this many candles; the walk's cursor then points right after the last one. */
@@ -33,18 +40,24 @@ export interface WalkOptions {
   concurrency?: number
 }
 
-function checkOptions(options: WalkOptions): void {
-  const { maxItems, concurrency } = options
-  if (maxItems !== undefined && !(Number.isInteger(maxItems) && maxItems >= 0)) {
-    throw new RangeError(`maxItems must be a non-negative integer, got ${maxItems}`)
-  }
-  if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 64)) {
-    throw new RangeError(`concurrency must be an integer from 1 to 64, got ${concurrency}`)
+/** Options of `toArray()`. */
+export interface ToArrayOptions {
+  /** Stop after this many candles (the smaller of this and the walk's own `maxItems`). */
+  maxItems?: number
+}
+
+function checkMaxItems(maxItems: unknown): void {
+  if (maxItems !== undefined && !(typeof maxItems === 'number' && Number.isInteger(maxItems) && maxItems >= 0)) {
+    throw new RangeError(`maxItems must be a non-negative integer, got ${String(maxItems)}`)
   }
 }
 
-function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new APIUserAbortError(signal.reason)
+function checkOptions(options: WalkOptions): void {
+  const { maxItems, concurrency } = options
+  checkMaxItems(maxItems)
+  if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 64)) {
+    throw new RangeError(`concurrency must be an integer from 1 to 64, got ${concurrency}`)
+  }
 }
 
 /** What both walks share: where they go on, where their pages come from, their options. */
@@ -65,7 +78,39 @@ abstract class Walk<C extends { close_ts: string }, T> implements AsyncIterable<
     return this.position
   }
 
-  abstract [Symbol.asyncIterator](): AsyncGenerator<T, undefined>
+  /** The walk, stopping after `maxItems` candles. */
+  protected abstract iterate(maxItems: number): AsyncGenerator<T, undefined>
+
+  [Symbol.asyncIterator](): AsyncGenerator<T, undefined> {
+    return this.iterate(this.options.maxItems ?? Infinity)
+  }
+
+  /**
+   * Collects the walk into an array. It needs a bound, since a walk can hold millions of candles:
+   * `maxItems` (of the walk or given here), or a forward walk with both `start` and `end`.
+   * Rejects with a `RangeError` otherwise, before any request. Like iterating, it continues from
+   * `cursor` and moves it.
+   * @example
+   * const day = await client.exchangeOhlcvCandles({ ...pair, start: '2025-01-01', end: '2025-01-02' }).toArray()
+   * const latest = await client.exchangeOhlcvCandles(pair).toArray({ maxItems: 500 })
+   */
+  async toArray(options: ToArrayOptions = {}): Promise<T[]> {
+    if (options === null || typeof options !== 'object') throw new TypeError('toArray options must be an object')
+    checkKnownKeys('toArray', options, ['maxItems'])
+    checkMaxItems(options.maxItems)
+    const maxItems = Math.min(options.maxItems ?? Infinity, this.options.maxItems ?? Infinity)
+    const cursor = this.position
+    const bounded = cursor === null || cursor.direction === 'forward' && cursor.query.end !== undefined
+    if (maxItems === Infinity && !bounded) {
+      throw new RangeError(
+        'toArray() needs a bound: pass { maxItems } (to the walk or to toArray), or give the query both start and end. ' +
+          'Without one, a walk can hold millions of candles; iterate it with for await instead.',
+      )
+    }
+    const out: T[] = []
+    for await (const item of this.iterate(maxItems)) out.push(item)
+    return out
+  }
 }
 
 /**
@@ -74,8 +119,8 @@ abstract class Walk<C extends { close_ts: string }, T> implements AsyncIterable<
  * gap and no duplicate. `cursor` is `null` once the walk has reached its end.
  */
 export class PageWalk<C extends { close_ts: string }> extends Walk<C, CandlePage<C>> {
-  async *[Symbol.asyncIterator](): AsyncGenerator<CandlePage<C>> {
-    const { signal, maxItems = Infinity } = this.options
+  protected async *iterate(maxItems: number): AsyncGenerator<CandlePage<C>, undefined> {
+    const { signal } = this.options
     const origin = this.position
     if (origin === null || maxItems === 0) return
     throwIfAborted(signal)
@@ -108,6 +153,7 @@ export class PageWalk<C extends { close_ts: string }> extends Walk<C, CandlePage
       this.position = page.cursor
       yield page
     }
+    return
   }
 }
 
@@ -129,93 +175,33 @@ export class CandleWalk<C extends { close_ts: string }> extends Walk<C, C> {
     return this.position
   }
 
-  /**
-   * Written by hand rather than as an async generator: a generator costs a few promise hops per
-   * candle, which is most of what the SDK adds per page on top of `fetch` + `JSON.parse`. Same
-   * contract: calls are served in order, an error or `return()` closes the page walk (and its
-   * requests in flight), and the iterator is done after it.
-   */
-  [Symbol.asyncIterator](): AsyncGenerator<C, undefined> {
+  protected async *iterate(maxItems: number): AsyncGenerator<C, undefined> {
     const origin = this.cursor
+    if (origin === null) return
     const { signal } = this.options
-    const forward = origin?.direction === 'forward'
-    let pages: AsyncIterator<CandlePage<C>> | undefined = origin === null ? undefined : new PageWalk(this.source, origin, this.options)[Symbol.asyncIterator]()
-    let page: CandlePage<C> | undefined
-    let ordered: readonly C[] = []
-    let i = 0
-    // Set while a page is being fetched; calls made meanwhile wait for it, as a generator's would.
-    let busy: Promise<unknown> | undefined
-    const done: IteratorReturnResult<undefined> = { value: undefined, done: true }
-
-    const close = (): Promise<unknown> => {
-      const open = pages
-      pages = undefined
-      ordered = []
-      return open?.return?.() ?? Promise.resolve()
-    }
-    const fail = (error: unknown): Promise<never> =>
-      close().then(
-        () => Promise.reject(error),
-        () => Promise.reject(error),
-      )
-    // The next candle of the page in hand, if any; keeps the cursor right after it.
-    const take = (): IteratorYieldResult<C> | undefined => {
-      if (i >= ordered.length) return undefined
-      // The page walk checks the signal before each page; this covers the candles within one.
-      if (i > 0) throwIfAborted(signal)
-      const candle = ordered[i]!
-      if (++i === ordered.length) {
-        this.#pendingAfter = undefined
-        this.position = page!.cursor
-      } else {
-        this.#pendingOrigin = origin!
-        this.#pendingAfter = candle
-      }
-      return { value: candle, done: false }
-    }
-    const pull = async (): Promise<IteratorResult<C, undefined>> => {
-      while (pages !== undefined) {
-        const next = await pages.next()
-        if (next.done) {
-          pages = undefined
-          return done
+    const forward = origin.direction === 'forward'
+    const pages = new PageWalk(this.source, origin, { ...this.options, maxItems: maxItems === Infinity ? undefined : maxItems })
+    for await (const page of pages) {
+      const { candles } = page
+      const last = candles.length - 1
+      for (let k = 0; k <= last; k++) {
+        // The page walk checks the signal before each page; this covers the candles within one.
+        if (k > 0) throwIfAborted(signal)
+        const candle = candles[forward ? k : last - k]!
+        if (k === last) {
+          this.#pendingAfter = undefined
+          this.position = page.cursor
+        } else {
+          this.#pendingOrigin = origin
+          this.#pendingAfter = candle
         }
-        page = next.value
-        // From the walk's own query: a window's page carries the window's end, not the walk's.
-        ordered = forward ? page.candles : [...page.candles].reverse()
-        i = 0
-        const first = take()
-        if (first !== undefined) return first
+        yield candle
+      }
+      if (last < 0) {
         this.#pendingAfter = undefined
         this.position = page.cursor
       }
-      return done
     }
-    // Waits again if another queued call started a fetch in the meantime.
-    const whenIdle = <R>(then: () => Promise<R>): Promise<R> => (busy === undefined ? then() : busy.then(() => whenIdle(then)))
-    const step = (): Promise<IteratorResult<C, undefined>> => {
-      let result: IteratorResult<C, undefined> | undefined
-      try {
-        result = take()
-      } catch (error) {
-        return fail(error)
-      }
-      if (result !== undefined) return Promise.resolve(result)
-      if (pages === undefined) return Promise.resolve(done)
-      const pulled = pull().catch(fail)
-      busy = pulled.then(
-        () => (busy = undefined),
-        () => (busy = undefined),
-      )
-      return pulled
-    }
-    const iterator: AsyncGenerator<C, undefined> = {
-      next: () => whenIdle(step),
-      return: (value?: unknown) => whenIdle(() => close().then(() => ({ value: value as undefined, done: true as const }))),
-      throw: (error: unknown) => whenIdle(() => fail(error)),
-      [Symbol.asyncIterator]: () => iterator,
-      [Symbol.asyncDispose]: () => iterator.return(undefined).then(() => undefined),
-    }
-    return iterator
+    return
   }
 }

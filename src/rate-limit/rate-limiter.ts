@@ -1,5 +1,4 @@
-import { sleep } from '../client/abortable-sleep.js'
-import { APIUserAbortError } from '../errors/index.js'
+import { abortable, sleep } from '../internal/abort.js'
 
 /** Options of {@link RateLimiter}. */
 export interface RateLimiterOptions {
@@ -9,16 +8,32 @@ export interface RateLimiterOptions {
   marginMs?: number
   /** Clock in milliseconds; tests may inject one. @default performance.now */
   now?: () => number
+  /** Random numbers in [0, 1) for the jitter after a 429; tests may inject one. @default Math.random */
+  random?: () => number
 }
 
-/** Call when the request's response (or failure) has arrived. */
-export type ReleaseSlot = () => void
+/** What the service said in answer to a request: its status and headers (the `RateLimit-*` fields, `Retry-After`). */
+export interface SlotAnswer {
+  status: number
+  headers: Headers | Record<string, string>
+}
+
+/**
+ * Call when the request's response (or failure) has arrived, with the answer when there is one: the
+ * limiter learns the account's state from it.
+ */
+export type ReleaseSlot = (answer?: SlotAnswer) => void
 
 interface Slot {
   readonly sent: number
   /** First requests after start or an idle spell travel on new connections: their delay is unknown. */
   readonly cold: boolean
+  /** Sent while the limiter was still learning whether the account is shared. */
+  /** Its place among the probe's requests (0, 1, ...), or -1 when sent after the probe. */
+  readonly probe: number
   completed?: number
+  /** Answered 429: the service did not count it. */
+  limited?: boolean
   readonly finished: Promise<void>
   finish(): void
 }
@@ -26,10 +41,23 @@ interface Slot {
 /** After this long without a request, connections may have closed: the next window is cold again. */
 const IDLE_MS = 4000
 
+/** Share of a 429's wait added at random, so clients that met one 429 do not all resume together. */
+const PAUSE_JITTER = 0.25
+
+/** The longest a window is stretched when one request per window still draws 429s. */
+const MAX_STRETCH = 8
+
+function header(headers: Headers | Record<string, string>, name: string): number | undefined {
+  const raw = headers instanceof Headers ? headers.get(name) : (headers[name] ?? headers[name.toLowerCase()])
+  if (raw === null || raw === undefined || raw.trim() === '') return undefined
+  const value = Number(raw)
+  return Number.isFinite(value) && value >= 0 ? value : undefined
+}
+
 /**
  * The client-side limit of one account: at most `perSecond` requests reach the service in any
- * one-second window, the sliding window the service counts with (decision D7). Share one limiter
- * between the clients of one account (e.g. clients with different keys of that account).
+ * one-second window, the sliding window the service counts with (contract: rate-limit). Share one
+ * limiter between the clients of one account (e.g. clients with different keys of that account).
  *
  * The service counts a request when it arrives, which the client cannot see; it only knows when the
  * request left and when its answer came back. A slot is therefore held until one second after the
@@ -40,6 +68,20 @@ const IDLE_MS = 4000
  * `perSecond` tokens, it lets a full burst through and refills, so up to twice `perSecond`
  * requests land in one sliding second.
  *
+ * **Other processes on the same account.** A limiter cannot see requests it did not send, but the
+ * service's answers tell it (`RateLimit-Limit`, `RateLimit-Remaining`, `Retry-After`). It keeps to
+ * a *share* of the account's rate (at most `perSecond`):
+ * - it starts with a quarter of a window, the last of those requests sent after a first answer, and
+ *   reads from `RateLimit-Remaining` how many requests others made meanwhile: nobody, and it opens
+ *   the whole window; others, and it takes half the room they left (they may take the other half);
+ * - a window in which every answer still left room, and none was a 429, raises the share by half
+ *   that room (all of it when the room shows nobody else);
+ * - a 429 lowers the share to what got through in the last window (at most halving it per window);
+ *   one request per window still refused stretches the window (two, four, up to eight seconds);
+ * - a `Retry-After` longer than the window (a quota, a service in trouble) holds every request back
+ *   for that long, plus up to a quarter of it at random so limiters do not resume in lockstep.
+ * Uncoordinated limiters of one account so settle on the account's rate between them.
+ *
  * @example
  * const limiter = new RateLimiter({ perSecond: 10 })
  * const a = createClient({ apiKey: keyA, rateLimit: limiter })
@@ -49,6 +91,7 @@ export class RateLimiter {
   readonly perSecond: number
   readonly windowMs: number
   readonly #now: () => number
+  readonly #random: () => number
   /** The last `perSecond` slots, oldest first. */
   readonly #slots: Slot[] = []
   #minRoundTrip = Infinity
@@ -56,6 +99,20 @@ export class RateLimiter {
   #lastSent = -Infinity
   #pausedUntil = 0
   #queue: Promise<void> = Promise.resolve()
+  /** Callers waiting for a slot. */
+  #queued = 0
+  /** The account's rate as the service states it (`RateLimit-Limit`), never above `perSecond`. */
+  #limit: number
+  /** Requests this limiter lets through per window: the account's rate less what others use. */
+  #share: number
+  /** Probe slots still unanswered; undefined once the limiter has learned whether others share the account. */
+  #probe: { size: number; pending: number; sent: number; answered: number; last: number; lastRemaining: number | undefined } | undefined
+  #period = { start: -Infinity, remainingMin: Infinity, limited: false }
+  /** The last cut of the share after a 429: when, and how low one window's cuts may go. */
+  #cut = { at: -Infinity, floor: 1 }
+  /** How many windows one share lasts: above 1 when even one request per window draws 429s. */
+  #stretch = 1
+  #wake!: { promise: Promise<void>; resolve: () => void }
 
   constructor(options: RateLimiterOptions = {}) {
     const perSecond = options.perSecond ?? 10
@@ -65,18 +122,56 @@ export class RateLimiter {
     this.perSecond = perSecond
     this.windowMs = 1000 + margin
     this.#now = options.now ?? (() => performance.now())
+    this.#random = options.random ?? Math.random
+    this.#limit = perSecond
+    this.#share = perSecond
+    this.#startProbe()
+    this.#rearm()
+  }
+
+  /** Requests this limiter currently lets through per window (at most `perSecond`), learned from the service's answers. */
+  get share(): number {
+    return this.#share
+  }
+
+  #rearm(): void {
+    let resolve!: () => void
+    const promise = new Promise<void>((r) => (resolve = r))
+    this.#wake = { promise, resolve }
+  }
+
+  // Waiters sleep until the slot they wait for frees; a larger share may free one earlier.
+  #wakeWaiters(): void {
+    const { resolve } = this.#wake
+    this.#rearm()
+    resolve()
+  }
+
+  // Until the first answers say whether anyone else uses the account, half a window: limiters
+  // starting together then fill the window between them instead of drawing 429s.
+  #startProbe(): void {
+    const size = Math.max(1, Math.ceil(this.#limit / 4))
+    this.#probe = { size, pending: 0, sent: 0, answered: 0, last: -1, lastRemaining: undefined }
+    this.#share = size
+  }
+
+  #setShare(share: number): void {
+    const next = Math.max(1, Math.min(this.#limit, Math.round(share)))
+    const grew = next > this.#share
+    this.#share = next
+    if (grew) this.#wakeWaiters()
   }
 
   // When a finished slot may be reused; undefined while its request is still in flight.
   #freeAt(slot: Slot): number | undefined {
     if (slot.completed === undefined) return undefined
     const arrival = slot.cold ? slot.completed : Math.max(slot.sent, slot.completed - this.#minRoundTrip)
-    return arrival + this.windowMs
+    return arrival + this.windowMs * this.#stretch
   }
 
   /** The slot the next request must wait for, if the window is full. */
   #blocking(): Slot | undefined {
-    return this.#slots.length < this.perSecond ? undefined : this.#slots[this.#slots.length - this.perSecond]
+    return this.#slots.length < this.#share ? undefined : this.#slots[this.#slots.length - this.#share]
   }
 
   /**
@@ -88,6 +183,8 @@ export class RateLimiter {
     const slot = this.#blocking()
     const freeAt = slot === undefined ? now : this.#freeAt(slot)
     if (freeAt === undefined) return Infinity
+    const probe = this.#probe
+    if (probe && probe.size > 1 && probe.sent === probe.size - 1 && probe.answered === 0) return Infinity
     return Math.max(0, freeAt - now, this.#pausedUntil - now)
   }
 
@@ -96,13 +193,23 @@ export class RateLimiter {
    * are served in arrival order; an aborted caller leaves the line without taking a slot.
    */
   acquire(signal?: AbortSignal): Promise<ReleaseSlot> {
+    this.#queued++
     const turn = this.#queue.then(async () => {
       for (let wait = this.delay(); wait > 0; wait = this.delay()) {
-        if (wait === Infinity) await abortable(this.#blocking()!.finished, signal)
-        else await sleep(wait, signal)
+        const wake = this.#wake.promise
+        if (wait === Infinity) {
+          // Waiting for a request in flight, or for the probe's first answer (which wakes waiters).
+          const slot = this.#blocking()
+          await abortable(Promise.race([slot !== undefined && slot.completed === undefined ? slot.finished : wake, wake]), signal)
+        }
+        else await wakeableSleep(wait, wake, signal)
       }
       return this.#take()
     })
+    turn.then(
+      () => this.#queued--,
+      () => this.#queued--,
+    )
     // The next caller waits for this one to finish, whether it got its slot or gave up.
     this.#queue = turn.then(() => {}, () => {})
     return turn
@@ -110,19 +217,94 @@ export class RateLimiter {
 
   #take(): ReleaseSlot {
     const sent = this.#now()
-    if (sent - this.#lastSent > IDLE_MS) this.#warm = 0
+    if (sent - this.#lastSent > IDLE_MS) {
+      this.#warm = 0
+      // Who else uses the account may have changed meanwhile: learn it again.
+      if (this.#probe === undefined) this.#startProbe()
+      this.#stretch = 1
+    }
     this.#lastSent = sent
     let finish!: () => void
     const finished = new Promise<void>((resolve) => (finish = resolve))
-    const slot: Slot = { sent, cold: this.#warm++ < this.perSecond, finished, finish }
+    const probe = this.#probe ? this.#probe.sent++ : -1
+    if (this.#probe) this.#probe.pending++
+    const slot: Slot = { sent, cold: this.#warm++ < this.perSecond, probe, finished, finish }
     this.#slots.push(slot)
     if (this.#slots.length > this.perSecond) this.#slots.shift()
-    return () => {
+    return (answer) => {
       if (slot.completed !== undefined) return
       slot.completed = this.#now()
       this.#minRoundTrip = Math.min(this.#minRoundTrip, slot.completed - slot.sent)
+      if (answer) this.#learn(slot, answer)
+      if (slot.probe >= 0 && this.#probe) this.#endProbeSlot()
       slot.finish()
     }
+  }
+
+  #learn(slot: Slot, answer: SlotAnswer): void {
+    const limit = header(answer.headers, 'ratelimit-limit')
+    if (limit !== undefined && Number.isInteger(limit) && limit >= 1 && limit < this.#limit) {
+      this.#limit = limit
+      this.#setShare(this.#share)
+    }
+    const now = this.#now()
+    if (answer.status === 429) {
+      slot.limited = true
+      this.#period.limited = true
+      // Keep to what got through in the last window (requests in flight may yet), but at most halve
+      // the share of the window's start: one full window must not starve this limiter.
+      const first = now - this.#cut.at > this.windowMs
+      if (first) this.#cut = { at: now, floor: Math.max(1, Math.floor(this.#share / 2)) }
+      const through = this.#slots.filter((s) => s.sent > now - this.windowMs && !s.limited).length
+      const wanted = Math.min(first ? this.#share - 1 : this.#share, through)
+      // Below one request per window: one per two windows, four, at most eight.
+      if (wanted < 1 && this.#share === 1 && first) this.#stretch = Math.min(MAX_STRETCH, this.#stretch * 2)
+      this.#setShare(Math.max(this.#cut.floor, wanted))
+      // A wait of one window is the sliding second itself, which the cut above answers: pausing
+      // everything for it would leave the window to other clients, who grow into it, and the cycle
+      // repeats. A longer wait (a quota, a service in trouble) holds every request back, with jitter.
+      const waitMs = (header(answer.headers, 'retry-after') ?? header(answer.headers, 'ratelimit-reset') ?? 0) * 1000
+      if (waitMs > this.windowMs) this.pause(waitMs * (1 + PAUSE_JITTER * this.#random()))
+      return
+    }
+    const remaining = header(answer.headers, 'ratelimit-remaining')
+    if (answer.status < 200 || answer.status >= 300 || remaining === undefined) return
+    if (this.#probe) {
+      // The probe's requests are all in the account's window: what the window held beyond them is
+      // others'. The latest one left after a first answer, so others who started with us show in it.
+      if (slot.probe > this.#probe.last) [this.#probe.last, this.#probe.lastRemaining] = [slot.probe, remaining]
+      return
+    }
+    const period = this.#period
+    period.remainingMin = Math.min(period.remainingMin, remaining)
+    if (now - period.start < this.windowMs) return
+    // A whole window in which every answer left room and none was a 429. Nobody else at all: take
+    // the window. Others: half of the room, as they may take the other half.
+    const room = period.remainingMin
+    if (!period.limited && room > 0) {
+      if (room >= this.#limit - this.#share) [this.#stretch, this.#share] = [1, this.#share]
+      if (this.#stretch > 1) {
+        this.#stretch /= 2
+        this.#wakeWaiters()
+      } else this.#setShare(room >= this.#limit - this.#share ? this.#limit : this.#share + Math.ceil(room / 2))
+    }
+    this.#period = { start: now, remainingMin: Infinity, limited: false }
+  }
+
+  #endProbeSlot(): void {
+    const probe = this.#probe!
+    probe.answered++
+    // The probe's last request waits for a first answer (see delay): let it go.
+    if (probe.answered === 1) this.#wakeWaiters()
+    if (--probe.pending > 0 || (probe.sent < probe.size && this.#queued > 0)) return
+    this.#probe = undefined
+    this.#period = { start: this.#now(), remainingMin: Infinity, limited: false }
+    // A 429 during the probe has set the share already; otherwise keep to what others leave.
+    if (this.#slots.some((s) => s.probe >= 0 && s.limited)) return
+    const own = probe.last + 1
+    const others = probe.lastRemaining === undefined ? 0 : Math.max(0, this.#limit - probe.lastRemaining - own)
+    // Alone: the whole window. With others: half of the room they left, as they may take it too.
+    this.#setShare(others === 0 ? this.#limit : own + Math.ceil((this.#limit - others - own) / 2))
   }
 
   /** Holds every request back for `ms` from now, e.g. the `Retry-After` of a 429. */
@@ -131,15 +313,9 @@ export class RateLimiter {
   }
 }
 
-function abortable(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
-  if (!signal) return promise
-  if (signal.aborted) return Promise.reject(new APIUserAbortError(signal.reason))
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(new APIUserAbortError(signal.reason))
-    signal.addEventListener('abort', onAbort, { once: true })
-    promise.then(() => {
-      signal.removeEventListener('abort', onAbort)
-      resolve()
-    })
-  })
+/** Sleeps `ms`, or less when `wake` settles first. */
+function wakeableSleep(ms: number, wake: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timed = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))
+  return abortable(Promise.race([timed, wake]), signal).finally(() => clearTimeout(timer))
 }

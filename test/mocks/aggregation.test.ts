@@ -5,7 +5,7 @@ import { EXPLICIT_NOW, T0, candle, explicitDataset } from '../support/fixtures.j
 import { ENTERPRISE, TRANSPORTS, qs, type Transport } from '../support/transports.js'
 import { walk } from '../support/walk.js'
 
-/** D9 written out again, independently, as the ground truth of the aggregate. */
+/** omm_vwap_v1 written out again, independently, as the ground truth of the aggregate. */
 function expected(candidates: ExchangeCandle[]) {
   const contributors = candidates.filter((c) => c.flag !== 'outlier_excluded')
   if (contributors.length === 0) return undefined
@@ -26,14 +26,14 @@ function expected(candidates: ExchangeCandle[]) {
   }
 }
 
-describe.each(TRANSPORTS)('aggregated_ohlcv computes omm_vwap_v1 (D9) via %s', (_name, connect) => {
+describe.each(TRANSPORTS)('aggregated_ohlcv computes omm_vwap_v1 via %s', (_name, connect) => {
   let t: Transport
   beforeAll(async () => {
     t = await connect({ data: explicitDataset(), now: EXPLICIT_NOW, rateLimit: false })
   })
   afterAll(() => t.close())
 
-  test('the aggregated series equals D9 applied to the exchange candles of every exchange at each close_ts', async () => {
+  test('the aggregated series equals omm_vwap_v1 applied to the exchange candles of every exchange at each close_ts', async () => {
     const all = explicitDataset().candles.filter((c) => c.base === 'BTC')
     const byTs = new Map<string, ExchangeCandle[]>()
     for (const c of all) byTs.set(c.close_ts, [...(byTs.get(c.close_ts) ?? []), c])
@@ -69,7 +69,7 @@ describe.each(TRANSPORTS)('aggregated_ohlcv computes omm_vwap_v1 (D9) via %s', (
   })
 })
 
-describe('omm_vwap_v1 edge cases (D9)', () => {
+describe('omm_vwap_v1 edge cases', () => {
   const t = Date.UTC(2024, 0, 1, 1)
   test('no contributors: no aggregated candle at that close_ts', () => {
     expect(ommVwapV1('1h', 'BTC', 'USD', [candle('a', 'BTC/USD', '1h', t, 100, 1, 'outlier_excluded')])).toBeUndefined()

@@ -14,7 +14,7 @@ describe.each(TRANSPORTS)('authentication via %s', (_name, connect) => {
   afterAll(() => t.close())
   beforeEach(() => t.service.reset())
 
-  test.each(CANDLES)('missing or empty X-API-Key: 401 {"detail":"Not authenticated"} with WWW-Authenticate: APIKey (D2) — %s', async (path) => {
+  test.each(CANDLES)('missing or empty X-API-Key: 401 {"detail":"Not authenticated"} with WWW-Authenticate: APIKey — %s', async (path) => {
     for (const headers of [{}, { 'X-API-Key': '' }, { 'X-API-Key': '   ' }] as Record<string, string>[]) {
       const res = await t.get(path, headers)
       expect(res.status).toBe(401)
@@ -23,7 +23,7 @@ describe.each(TRANSPORTS)('authentication via %s', (_name, connect) => {
     }
   })
 
-  test.each(CANDLES)('a key that is unknown or revoked: 401 {"detail":"Invalid API key"} (D2) — %s', async (path) => {
+  test.each(CANDLES)('a key that is unknown or revoked: 401 {"detail":"Invalid API key"} — %s', async (path) => {
     for (const headers of [REVOKED, { 'X-API-Key': 'demo-pro-key ' + 'x' }, { 'X-API-Key': 'DEMO-PRO-KEY' }]) {
       const res = await t.get(path, headers)
       expect(res.status).toBe(401)

@@ -67,7 +67,7 @@ describe.each(TRANSPORTS)('bad input gets its 4xx, never a 5xx, via %s', (_name,
     expect(detail.map((i: { loc: string[] }) => i.loc[1])).toEqual(['exchange', 'base', 'quote', 'start', 'limit'])
   })
 
-  test('valid datetime forms of D5 are accepted: Z, numeric offset, fractional seconds, bare date, no zone', async () => {
+  test('valid datetime forms are accepted: Z, numeric offset, fractional seconds, bare date, no zone', async () => {
     for (const ok of ['2026-05-01T00:00:00Z', '2026-05-01T02:00:00+02:00', '2026-05-01T00:00:00.123456Z', '2026-05-01', '2026-05-01T00:00:00', '2026-05-01T00:00:00-0130']) {
       const res = await t.get(`${EX}?${BASE}&start=${encodeURIComponent(ok)}&limit=1`, PRO)
       expect(res.status, ok).toBe(200)
@@ -100,7 +100,7 @@ describe('no query string makes the core answer 5xx or throw (property)', () => 
   const param = fc.tuple(fc.constantFrom('exchange', 'interval', 'base', 'quote', 'start', 'end', 'limit', 'method', 'other'), value)
   const path = fc.constantFrom('/v1/exchange_ohlcv', '/v1/aggregated_ohlcv', '/v1/exchange_pairs', '/v1/aggregated_pairs', '/v1/exchanges', '/v1/assets')
 
-  test('any parameters, repeated or not, answer 200, 401, 403, 404 or 422 with a D1 body', async () => {
+  test('any parameters, repeated or not, answer 200, 401, 403, 404 or 422 with a documented error body', async () => {
     await fc.assert(
       fc.asyncProperty(path, fc.array(param, { maxLength: 10 }), fc.constantFrom(undefined, 'demo-pro-key', 'demo-free-key', 'x'), async (p, params, key) => {
         const search = new URLSearchParams(params)

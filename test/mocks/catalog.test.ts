@@ -11,7 +11,7 @@ describe.each(TRANSPORTS)('catalog endpoints via %s', (_name, connect) => {
   afterAll(() => t.close())
   beforeEach(() => t.service.reset())
 
-  test('every successful response is a bare JSON array: exchanges, ordered by name (D8)', async () => {
+  test('every successful response is a bare JSON array: exchanges, ordered by name', async () => {
     const res = await t.get('/v1/exchanges')
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toMatch(/application\/json/)
@@ -21,7 +21,7 @@ describe.each(TRANSPORTS)('catalog endpoints via %s', (_name, connect) => {
     ])
   })
 
-  test('assets ordered by ticker (D8), at least 10 across CRYPTO, FIAT and STABLECOIN', async () => {
+  test('assets ordered by ticker, at least 10 across CRYPTO, FIAT and STABLECOIN', async () => {
     const res = await t.get('/v1/assets')
     expect(res.status).toBe(200)
     const tickers = res.body.map((a: { ticker: string }) => a.ticker)
@@ -30,7 +30,7 @@ describe.each(TRANSPORTS)('catalog endpoints via %s', (_name, connect) => {
     expect(new Set(res.body.map((a: { asset_type: string }) => a.asset_type))).toEqual(new Set(['CRYPTO', 'FIAT', 'STABLECOIN']))
   })
 
-  test('exchange_pairs: every pair with at least one candle for that exchange and interval, ordered by base then quote (D8)', async () => {
+  test('exchange_pairs: every pair with at least one candle for that exchange and interval, ordered by base then quote', async () => {
     const res = await t.get(`/v1/exchange_pairs${qs({ exchange: 'bitstamp', interval: '1h' })}`)
     expect(res.status).toBe(200)
     const pairs = res.body.map((p: { base: string; quote: string }) => `${p.base}/${p.quote}`)
@@ -78,7 +78,7 @@ describe.each(TRANSPORTS)('catalog endpoints via %s', (_name, connect) => {
     }
   })
 
-  test('a required parameter that is left out returns 422 (D1 body)', async () => {
+  test('a required parameter that is left out returns 422 with its issue list', async () => {
     const res = await t.get('/v1/exchange_pairs')
     expect(res.status).toBe(422)
     expect(res.body).toEqual({
@@ -112,7 +112,7 @@ describe.each(TRANSPORTS)('catalog endpoints via %s', (_name, connect) => {
     for (let i = 0; i < 30; i++) expect((await t.get('/v1/assets', PRO)).status).toBe(200)
   })
 
-  test('unknown query parameters are ignored (D4)', async () => {
+  test('unknown query parameters are ignored', async () => {
     const res = await t.get(`/v1/exchanges${qs({ foo: 'bar' })}`)
     expect(res.status).toBe(200)
     const pairs = await t.get(`/v1/exchange_pairs${qs({ exchange: 'ftx', interval: '1d', page: 2 })}`)

@@ -5,7 +5,7 @@ const NOW = '2026-06-01T00:00:00Z'
 const ex = (params: Record<string, string | number | undefined>) =>
   `/v1/exchange_ohlcv${qs({ exchange: 'bitstamp', interval: '1h', base: 'BTC', quote: 'USD', ...params })}`
 
-describe.each(TRANSPORTS)('order of checks on the candle endpoints (D3) via %s', (_name, connect) => {
+describe.each(TRANSPORTS)('order of checks on the candle endpoints via %s', (_name, connect) => {
   let t: Transport
   beforeAll(async () => {
     t = await connect({ now: NOW })

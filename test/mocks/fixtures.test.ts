@@ -40,7 +40,7 @@ describe('explicit fixtures: arrays are validated at load with an error that nam
     expect(() => createMockService({ plans: [{ id: 'p', endpoints: {} }, { id: 'p', endpoints: {} }] })).toThrow(/plans\[1\]: duplicate id 'p'/)
   })
 
-  test('close_ts is written YYYY-MM-DDTHH:MM:SSZ whatever the fixture wrote (D5)', async () => {
+  test('close_ts is written YYYY-MM-DDTHH:MM:SSZ whatever the fixture wrote', async () => {
     const data = explicitDataset()
     data.candles = [{ ...candle('alpha', 'BTC/USD', '1h', T0 + 3_600_000, 100), close_ts: '2024-01-01T01:00:00.000Z' }]
     const service = createMockService({ data, now: '2024-02-01' })

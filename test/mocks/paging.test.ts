@@ -55,7 +55,7 @@ describe.each(TRANSPORTS)('paging rules for both candle endpoints via %s', (_nam
     }
   })
 
-  test('start and end bounds are inclusive; "just after" is +1 ms and "just before" is -1 ms (D11)', async () => {
+  test('start and end bounds are inclusive; "just after" is +1 ms and "just before" is -1 ms', async () => {
     const c = truth[10]!
     const t10 = Date.parse(c.close_ts)
     expect((await t.get(`${EX}${qs({ ...ALPHA, start: c.close_ts, limit: 1 })}`, ENTERPRISE)).body).toEqual([c])

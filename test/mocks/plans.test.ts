@@ -8,7 +8,7 @@ const ex = (params: Record<string, string | number | undefined>) =>
   `/v1/exchange_ohlcv${qs({ exchange: 'bitstamp', base: 'BTC', quote: 'USD', ...params })}`
 const agg = (params: Record<string, string | number | undefined>) => `/v1/aggregated_ohlcv${qs({ base: 'BTC', quote: 'USD', ...params })}`
 
-describe.each(TRANSPORTS)('plans and history depth (D6) via %s', (_name, connect) => {
+describe.each(TRANSPORTS)('plans and history depth via %s', (_name, connect) => {
   let t: Transport
   beforeAll(async () => {
     t = await connect({ now: NOW })

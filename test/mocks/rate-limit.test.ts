@@ -3,7 +3,7 @@ import { ENTERPRISE, ENTERPRISE_2, PRO, TRANSPORTS, qs, type Transport } from '.
 
 const PAGE = `/v1/exchange_ohlcv${qs({ exchange: 'bitstamp', interval: '1h', base: 'BTC', quote: 'USD', limit: 1 })}`
 
-describe.each(TRANSPORTS)('rate limit (D7) via %s', (_name, connect) => {
+describe.each(TRANSPORTS)('rate limit via %s', (_name, connect) => {
   let t: Transport
   let ms = 0
   beforeAll(async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { startMockServer, type RunningMockServer } from '../../mocks/server/index.js'
 import { PRO, TRANSPORTS, type Transport } from '../support/transports.js'
 
-describe.each(TRANSPORTS)('everything that is not a GET on a known path (D12) via %s', (_name, connect) => {
+describe.each(TRANSPORTS)('everything that is not a GET on a known path via %s', (_name, connect) => {
   let t: Transport
   beforeAll(async () => {
     t = await connect({ now: '2026-06-01T00:00:00Z' })

@@ -52,7 +52,7 @@ describe('a new enum value from the service does not break callers', () => {
   })
 })
 
-describe('query schemas report the D1 issues of the service 422', () => {
+describe('query schemas report the issues of the service 422 body', () => {
   test('input is the raw value as received; missing is null', () => {
     const raw = rawQueryOf(new URLSearchParams('exchange=x&interval=1h&base=B&limit=abc'))
     const result = exchangeOhlcvQuerySchema.safeParse(raw)

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { describeDuration, formatTimestamp, parseDateTime, parseDuration } from '../../src/contract/index.js'
 
-describe('start / end accept ISO 8601 (D5)', () => {
+describe('start / end accept ISO 8601', () => {
   test.each([
     ['2024-05-01T09:01:00Z', Date.UTC(2024, 4, 1, 9, 1)],
     ['2024-05-01T09:01:00z', Date.UTC(2024, 4, 1, 9, 1)],

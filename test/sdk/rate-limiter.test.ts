@@ -66,20 +66,70 @@ describe('the client-side rate limiter mirrors the service sliding window (D7)',
     expect(steady).toBeGreaterThanOrEqual(102.5 - 1)
   })
 
-  test('a burst up to perSecond leaves at once; the next waits until one second after the oldest came back', async () => {
+  test('a fresh limiter sends a quarter of a window, the last of it after a first answer; answers that show nobody else open the whole window', async () => {
     let now = 1000
-    const limiter = new RateLimiter({ perSecond: 3, marginMs: 0, now: () => now })
-    const releases = []
-    for (let i = 0; i < 3; i++) {
-      expect(limiter.delay()).toBe(0)
-      releases.push(await limiter.acquire())
-    }
-    expect(limiter.delay()).toBe(Infinity) // the oldest is still in flight
+    const limiter = new RateLimiter({ perSecond: 8, marginMs: 0, now: () => now })
+    const probe = [await limiter.acquire()]
+    expect(limiter.delay()).toBe(Infinity) // the probe's last request waits for a first answer
     now += 40
-    releases[0]!()
-    expect(limiter.delay()).toBe(1000) // cold window: counted from its completion
-    now += 400
-    expect(limiter.delay()).toBe(600)
+    probe[0]!({ status: 200, headers: { 'ratelimit-limit': '8', 'ratelimit-remaining': '7', 'ratelimit-reset': '1' } })
+    expect(limiter.delay()).toBe(0)
+    probe.push(await limiter.acquire())
+    now += 40
+    probe[1]!({ status: 200, headers: { 'ratelimit-limit': '8', 'ratelimit-remaining': '6', 'ratelimit-reset': '1' } })
+    expect(limiter.share).toBe(8) // 8 - 6 = the two probe requests: nobody else
+    for (let i = 0; i < 6; i++) {
+      expect(limiter.delay()).toBe(0)
+      await limiter.acquire()
+    }
+    expect(limiter.delay()).toBe(1000 - 40) // a full window; the oldest came back at 1040 (cold: from completion)
+  })
+
+  test('the probe makes room for others: with 5 of 8 used by others, the share is the probe plus half the room left', async () => {
+    let now = 0
+    const limiter = new RateLimiter({ perSecond: 8, marginMs: 0, now: () => now })
+    const first = await limiter.acquire()
+    now += 30
+    first({ status: 200, headers: { 'ratelimit-remaining': '4' } })
+    const second = await limiter.acquire()
+    now += 30
+    second({ status: 200, headers: { 'ratelimit-remaining': '1' } })
+    // others = 8 - 1 - 2 = 5; room = 8 - 5 - 2 = 1; share = 2 + ceil(1 / 2)
+    expect(limiter.share).toBe(3)
+  })
+
+  test('a 429 lowers the share to what got through in the last window; RateLimit-Limit below perSecond caps it', async () => {
+    let now = 0
+    const limiter = new RateLimiter({ perSecond: 10, marginMs: 0, now: () => now })
+    const slots = []
+    for (let i = 0; i < 2; i++) slots.push(await limiter.acquire())
+    slots.forEach((release) => release())
+    for (let i = 0; i < 8; i++) slots.push(await limiter.acquire())
+    expect(limiter.share).toBe(10)
+    now += 50
+    for (let i = 2; i < 7; i++) slots[i]!({ status: 200, headers: { 'ratelimit-remaining': '0' } })
+    for (let i = 7; i < 10; i++) slots[i]!({ status: 429, headers: { 'retry-after': '1', 'ratelimit-remaining': '0' } })
+    expect(limiter.share).toBe(7) // 10 sent, 3 refused
+    expect(limiter.delay()).toBeGreaterThan(0) // no blanket pause for a one-window Retry-After, but the window is full
+    const next = new RateLimiter({ perSecond: 10, now: () => now })
+    ;(await next.acquire())({ status: 200, headers: { 'ratelimit-limit': '4', 'ratelimit-remaining': '3' } })
+    expect(next.share).toBeLessThanOrEqual(4)
+  })
+
+  test('after an idle spell the limiter probes again; the probe waiting for its first answer waits, it does not spin', async () => {
+    let now = 0
+    const limiter = new RateLimiter({ perSecond: 8, marginMs: 0, now: () => now })
+    for (let i = 0; i < 8; i++) (await limiter.acquire())()
+    now += 5000 // idle: who else uses the account may have changed
+    const first = await limiter.acquire() // a probe of 2: one now, one after a first answer
+    let second = false
+    const pending = limiter.acquire().then((release) => ((second = true), release))
+    for (let i = 0; i < 50; i++) await Promise.resolve()
+    expect(second).toBe(false)
+    expect(limiter.delay()).toBe(Infinity)
+    first({ status: 200, headers: { 'ratelimit-remaining': '7' } })
+    await pending
+    expect(second).toBe(true)
   })
 
   test('pause holds every request back', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { retryDelay, retryPolicy } from '../../src/client/retry-policy.js'
+import { rateLimitDelay, retryDelay, retryPolicy } from '../../src/client/retry-policy.js'
 import { APIConnectionError, APIError, AuthenticationError, InternalServerError, RateLimitError, RateLimiter, type RequestEvent } from '../../src/index.js'
 import { SDK_TARGETS, caught, sdkViaHttp, type SdkTarget } from '../support/sdk-targets.js'
 
@@ -59,17 +59,30 @@ describe.each(SDK_TARGETS)('retries, via %s', (_name, connect) => {
     expect(target.sent).toHaveLength(1)
   })
 
-  test('429 is retried after Retry-After, and the limiter holds every request back meanwhile', async () => {
-    target.service.faults.add({ path: '/v1/exchange_ohlcv', status: 429, body: { detail: 'Rate limit exceeded: 10 requests per second' }, headers: { 'retry-after': '1' } })
+  test('429 is retried after Retry-After; a Retry-After longer than one window holds every request of the limiter back meanwhile', async () => {
+    target.service.faults.add({ path: '/v1/exchange_ohlcv', status: 429, body: { detail: 'Rate limit exceeded: 10 requests per second' }, headers: { 'retry-after': '2' } })
     const limiter = new RateLimiter()
     const client = target.client({ apiKey: KEY, retry: FAST, rateLimit: limiter })
     const started = performance.now()
     const first = client.exchangeOhlcv(BTC)
     await new Promise((resolve) => setTimeout(resolve, 50))
-    expect(limiter.delay()).toBeGreaterThan(800) // paused by the 429 for everyone sharing it
+    expect(limiter.delay()).toBeGreaterThan(1800) // paused by the 429 for everyone sharing it
     await first
-    expect(performance.now() - started).toBeGreaterThanOrEqual(950)
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1950)
     expect(target.sent).toHaveLength(2)
+    expect(target.service.usage().acct_enterprise).toBe(1)
+  })
+
+  test('a 429 of one window (Retry-After: 1) lowers the limiter share instead of pausing it; the call itself waits Retry-After', async () => {
+    target.service.faults.add({ path: '/v1/exchange_ohlcv', status: 429, headers: { 'retry-after': '1', 'ratelimit-limit': '10', 'ratelimit-remaining': '0', 'ratelimit-reset': '1' } })
+    const limiter = new RateLimiter()
+    const atRetry: Array<{ share: number }> = []
+    const client = target.client({ apiKey: KEY, retry: FAST, rateLimit: limiter, hooks: { onRetry: () => atRetry.push({ share: limiter.share }) } })
+    const started = performance.now()
+    await client.exchangeOhlcv(BTC)
+    expect(performance.now() - started).toBeGreaterThanOrEqual(950)
+    expect(atRetry).toHaveLength(1)
+    expect(atRetry[0]!.share).toBeLessThan(10)
     expect(target.service.usage().acct_enterprise).toBe(1)
   })
 
@@ -122,8 +135,20 @@ describe('backoff: exponential with jitter, configurable', () => {
     expect(retryDelay(new AuthenticationError(401, 'x', info), 1, policy)).toBeUndefined()
     expect(retryDelay(APIError.from(400, 'x', info), 1, policy)).toBeUndefined()
     expect(retryDelay(new APIConnectionError(info), 1, policy, () => 0)).toBe(50)
-    expect(retryDelay(new RateLimitError(429, 'x', info, { 'retry-after': '2' }), 1, policy)).toBe(2000)
+    expect(retryDelay(new RateLimitError(429, 'x', info, { 'retry-after': '2' }), 1, policy)).toBeUndefined() // 429s have their own bound
     expect(retryDelay(new Error('bug'), 1, policy)).toBeUndefined()
+  })
+
+  test('a 429 waits Retry-After plus up to a quarter of it at random, and never spends the retry limit: the bound is a total wait', () => {
+    const info = { method: 'GET', url: 'u' }
+    const limited = new RateLimitError(429, 'x', info, { 'retry-after': '2' })
+    const tight = retryPolicy({ limit: 0, maxRateLimitWaitMs: 5000 })
+    expect(rateLimitDelay(limited, 0, 1, tight, () => 0)).toBe(2000)
+    expect(rateLimitDelay(limited, 0, 1, tight, () => 0.999999)).toBe(2500)
+    expect(rateLimitDelay(limited, 2000, 2, tight, () => 0)).toBe(2000) // 4000 in all: within 5000
+    expect(rateLimitDelay(limited, 3500, 3, tight, () => 0)).toBeUndefined() // 5500 would pass the bound
+    expect(rateLimitDelay(new RateLimitError(429, 'x', info, { 'retry-after': '120' }), 0, 1, policy)).toBeUndefined() // over maxRetryAfterMs
+    expect(rateLimitDelay(limited, 0, 1, retryPolicy(false))).toBeUndefined()
   })
 
   test('retry: false and retry: 0 switch retries off; a number is the limit', () => {
