@@ -1,5 +1,6 @@
 import ky, { type KyInstance } from 'ky'
 import { API_KEY_HEADER, DEFAULT_BASE_URL, ENDPOINTS, type EndpointName } from '../contract/endpoints.js'
+import type { ResponseOf } from '../contract/index.js'
 import {
   APIConnectionError,
   APIError,
@@ -10,7 +11,6 @@ import {
 } from '../errors/index.js'
 import { abortError, sleep, throwIfAborted } from '../internal/abort.js'
 import type { RateLimiter, ReleaseSlot } from '../rate-limit/rate-limiter.js'
-import type { ResponseOf } from '../contract/index.js'
 import { checkShape } from '../schemas/wire-shape.js'
 import { RESPONSE_SHAPES } from '../schemas/wire-shapes.js'
 import type { ValidationIssue } from '../schemas/index.js'

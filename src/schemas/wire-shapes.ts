@@ -8,11 +8,11 @@ import type { EndpointName } from '../contract/endpoints.js'
 import { ASSET_TYPES, FLAGS, INTERVALS, METHODS, openEnumMessage } from './known-values.js'
 import type { Shape } from './wire-shape.js'
 
-// zod's own patterns for z.iso.datetime() and z.iso.date() (the test compares them).
-const DATETIME =
-  /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z))$/
-const DATE =
-  /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))$/
+// zod's own patterns for z.iso.date() and z.iso.datetime() (the test compares them).
+const DAY =
+  '(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))'
+const DATE = new RegExp(`^${DAY}$`)
+const DATETIME = new RegExp(`^${DAY}T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$`)
 
 const string: Shape = { kind: 'string' }
 const number: Shape = { kind: 'number' }

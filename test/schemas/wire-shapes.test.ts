@@ -132,7 +132,7 @@ describe('the SDK checks 200 bodies and cursors against plain shapes that restat
 })
 
 describe('where a Content-Security-Policy forbids code generation', () => {
-  test('the checker falls back to closures, with the same verdicts', () => {
+  test('the checker walks the value instead, with the same verdicts', () => {
     const original = globalThis.Function
     // A fresh shape, so its test is built now, with code generation refused.
     const shape = structuredClone(RESPONSE_SHAPES.exchange_ohlcv)
