@@ -44,8 +44,10 @@ const IDLE_MS = 4000
 /** Share of a 429's wait added at random, so clients that met one 429 do not all resume together. */
 const PAUSE_JITTER = 0.25
 
-/** The longest a window is stretched when one request per window still draws 429s. */
-const MAX_STRETCH = 4
+/** A window of answers the share is judged on: the least room seen, how many answers, whether any was a 429. */
+function newPeriod(start: number) {
+  return { start, remainingMin: Infinity, answers: 0, limited: false }
+}
 
 function header(headers: Headers | Record<string, string>, name: string): number | undefined {
   const raw = headers instanceof Headers ? headers.get(name) : (headers[name] ?? headers[name.toLowerCase()])
@@ -79,8 +81,8 @@ function header(headers: Headers | Record<string, string>, name: string): number
  * - a full window of which this limiter holds more than all others together gives one request back
  *   (and takes none for two windows), so a limiter that came later gets room to grow into;
  * - a 429 lowers the share to what got through in the last window (at most halving it per window);
- *   one request per window still refused stretches the window (two, then four seconds) until an
- *   answer shows room again;
+ * - only a window in which the limiter used its whole share counts: a few answers say little about
+ *   the room, as they may all have arrived before others' requests of the same second;
  * - a `Retry-After` longer than the window (a quota, a service in trouble) holds every request back
  *   for that long, plus up to a quarter of it at random so limiters do not resume in lockstep.
  * Uncoordinated limiters of one account so settle on the account's rate between them.
@@ -110,13 +112,11 @@ export class RateLimiter {
   #share: number
   /** The probe of a fresh (or idle) limiter; undefined once it has learned whether others use the account. */
   #probe: { size: number; pending: number; sent: number; answered: number; last: number; lastRemaining: number | undefined } | undefined
-  #period = { start: -Infinity, remainingMin: Infinity, limited: false }
+  #period = newPeriod(-Infinity)
   /** The last cut of the share after a 429: when, and how low one window's cuts may go. */
   #cut = { at: -Infinity, floor: 1 }
   /** No growth before this time, after giving a request back to others. */
   #holdUntil = -Infinity
-  /** How many windows one share lasts: above 1 when even one request per window draws 429s. */
-  #stretch = 1
   #wake!: { promise: Promise<void>; resolve: () => void }
 
   constructor(options: RateLimiterOptions = {}) {
@@ -171,7 +171,7 @@ export class RateLimiter {
   #freeAt(slot: Slot): number | undefined {
     if (slot.completed === undefined) return undefined
     const arrival = slot.cold ? slot.completed : Math.max(slot.sent, slot.completed - this.#minRoundTrip)
-    return arrival + this.windowMs * this.#stretch
+    return arrival + this.windowMs
   }
 
   /** The slot the next request must wait for, if the window is full. */
@@ -226,7 +226,6 @@ export class RateLimiter {
       this.#warm = 0
       // Who else uses the account may have changed meanwhile: learn it again.
       if (this.#probe === undefined) this.#startProbe()
-      this.#stretch = 1
     }
     this.#lastSent = sent
     let finish!: () => void
@@ -262,8 +261,9 @@ export class RateLimiter {
       if (first) this.#cut = { at: now, floor: Math.max(1, Math.floor(this.#share / 2)) }
       const through = this.#slots.filter((s) => s.sent > now - this.windowMs && !s.limited).length
       const wanted = Math.min(first ? this.#share - 1 : this.#share, through)
-      // Below one request per window: one per two windows, then per four.
-      if (wanted < 1 && this.#share === 1 && first) this.#stretch = Math.min(MAX_STRETCH, this.#stretch * 2)
+      // Even refused at one request per window, the limiter keeps to one per window: a refusal there
+      // mostly means another limiter holds more than its part, and waiting longer (one request per
+      // two or four seconds) would only leave that one more of the window.
       this.#setShare(Math.max(this.#cut.floor, wanted))
       // A wait of one window is the sliding second itself, which the cut above answers: pausing
       // everything for it would leave the window to other clients, who grow into it, and the cycle
@@ -280,24 +280,22 @@ export class RateLimiter {
       if (slot.probe > this.#probe.last) [this.#probe.last, this.#probe.lastRemaining] = [slot.probe, remaining]
       return
     }
-    // Through, with room to spare: whatever stretched the window has passed.
-    if (this.#stretch > 1 && remaining > 0) {
-      this.#stretch = 1
-      this.#wakeWaiters()
-    }
     const period = this.#period
     period.remainingMin = Math.min(period.remainingMin, remaining)
+    period.answers++
     if (now - period.start < this.windowMs) return
+    // A window in which this limiter sent less than its share says little about the room: its few
+    // requests may all have arrived before others' (who then found the window full). Judge the next.
+    if (period.answers < this.#share) {
+      this.#period = newPeriod(now)
+      return
+    }
     // A whole window in which every answer left room and none was a 429. Nobody else at all: take
     // the window. Others: half of the room, as they may take the other half.
     const room = period.remainingMin
     const alone = room >= this.#limit - this.#share
     if (!period.limited && room > 0 && (alone || now >= this.#holdUntil)) {
-      if (alone) this.#stretch = 1
-      if (this.#stretch > 1) {
-        this.#stretch /= 2
-        this.#wakeWaiters()
-      } else this.#setShare(alone ? this.#limit : this.#share + Math.ceil(room / 2))
+      this.#setShare(alone ? this.#limit : this.#share + Math.ceil(room / 2))
     } else if (!period.limited && room === 0 && this.#share < this.#limit && this.#share > this.#limit - this.#share + 1) {
       // The window is full and this limiter holds more of it than all the others together: give one
       // request back, and do not take it again for two windows, so a limiter that came later (and
@@ -305,7 +303,7 @@ export class RateLimiter {
       this.#setShare(this.#share - 1)
       this.#holdUntil = now + 2 * this.windowMs
     }
-    this.#period = { start: now, remainingMin: Infinity, limited: false }
+    this.#period = newPeriod(now)
   }
 
   #endProbeSlot(): void {
@@ -315,7 +313,7 @@ export class RateLimiter {
     if (probe.answered === 1) this.#wakeWaiters()
     if (--probe.pending > 0 || (probe.sent < probe.size && this.#queued > 0)) return
     this.#probe = undefined
-    this.#period = { start: this.#now(), remainingMin: Infinity, limited: false }
+    this.#period = newPeriod(this.#now())
     // A 429 during the probe has set the share already; otherwise keep to what others leave.
     if (this.#slots.some((s) => s.probe >= 0 && s.limited)) return
     const own = probe.last + 1

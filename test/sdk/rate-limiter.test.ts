@@ -98,6 +98,36 @@ describe('the client-side rate limiter mirrors the service sliding window (D7)',
     expect(limiter.share).toBe(3)
   })
 
+  /** A limiter of perSecond 8 whose probe found others on the account: share 3. */
+  async function sharedLimiter() {
+    const clock = { now: 0 }
+    const limiter = new RateLimiter({ perSecond: 8, marginMs: 0, now: () => clock.now })
+    const first = await limiter.acquire()
+    clock.now += 30
+    first({ status: 200, headers: { 'ratelimit-remaining': '4' } })
+    expect(limiter.share).toBe(3)
+    return { clock, limiter }
+  }
+
+  test('only a window in which the limiter used its whole share raises it: one answer showing room is not enough', async () => {
+    const { clock, limiter } = await sharedLimiter()
+    const roomy = { status: 200, headers: { 'ratelimit-remaining': '4' } }
+    // a window with one request, alone in it: its answer shows room the others may be about to take
+    for (let i = 0; i < 3; i++) {
+      clock.now += 1100
+      ;(await limiter.acquire())(roomy)
+    }
+    expect(limiter.share).toBe(3)
+    // windows of three requests, all showing room 4: the share grows by half of it
+    for (let w = 0; w < 2; w++) {
+      for (let i = 0; i < 3; i++) {
+        clock.now += limiter.delay()
+        ;(await limiter.acquire())(roomy)
+      }
+    }
+    expect(limiter.share).toBe(3 + 2)
+  })
+
   test('a 429 lowers the share to what got through in the last window; RateLimit-Limit below perSecond caps it', async () => {
     let now = 0
     const limiter = new RateLimiter({ perSecond: 10, marginMs: 0, now: () => now })
@@ -136,24 +166,24 @@ describe('the client-side rate limiter mirrors the service sliding window (D7)',
     let now = 0
     const limiter = new RateLimiter({ perSecond: 10, marginMs: 0, now: () => now })
     const answer = (remaining: number) => ({ status: 200, headers: { 'ratelimit-limit': '10', 'ratelimit-remaining': String(remaining) } })
+    // One window: as many requests as the share, each sent as soon as the limiter lets it, all answered.
+    const window = async (answers: Array<{ status: number; headers: Record<string, string> }>) => {
+      const slots = []
+      for (let i = 0; i < answers.length; i++) {
+        now += limiter.delay()
+        slots.push(await limiter.acquire())
+      }
+      now += 50
+      slots.forEach((release, i) => release(answers[i]))
+    }
     ;(await limiter.acquire())(answer(9)) // the probe: nobody else
     expect(limiter.share).toBe(10)
-    for (let window = 0; window < 4; window++) {
-      now += 1100
-      ;(await limiter.acquire())(answer(0)) // full, and all of it ours: nothing to give back
-    }
+    for (let i = 0; i < 4; i++) await window(Array.from({ length: 10 }, () => answer(0))) // full, and all of it ours: nothing to give back
     expect(limiter.share).toBe(10)
     // others start: a 429 cuts the share to what got through, then full windows with others in them
-    const slots = []
-    now += 1100
-    for (let i = 0; i < 10; i++) slots.push(await limiter.acquire())
-    slots.slice(0, 8).forEach((release) => release(answer(0)))
-    slots.slice(8).forEach((release) => release({ status: 429, headers: { 'retry-after': '1' } }))
+    await window([...Array.from({ length: 8 }, () => answer(0)), ...Array.from({ length: 2 }, () => ({ status: 429, headers: { 'retry-after': '1' } }))])
     expect(limiter.share).toBe(8)
-    now += 1100
-    ;(await limiter.acquire())(answer(0))
-    now += 1100
-    ;(await limiter.acquire())(answer(0))
+    for (let i = 0; i < 2; i++) await window(Array.from({ length: 8 }, () => answer(0)))
     expect(limiter.share).toBe(7) // 8 of a full window against 2 of all others: one back
   })
 
