@@ -1,5 +1,5 @@
 /**
- * Section 4, `market-candles export`, three measurements side by side in one run:
+ * Section 6, `market-candles export`, three measurements side by side in one run:
  * (a) at the rate limit: the export against `serve --latency 250` with the service's rate limit on,
  *     >= 100 full 1m pages: requests/s and 429s (target >= 9.5/s and none);
  * (b) memory: RSS after 2,000,000 candles against RSS after 200,000 (target: within 50 MB), one
@@ -134,13 +134,13 @@ export async function measureExport(): Promise<ExportBench> {
       const throughput = { range, exportRates, rawRates, exportCpuRates, rawCpuRates, exportCandles, pass: median(exportRates) >= THROUGHPUT_TARGET && exportCandles.every((n) => n === range.candles) }
       const rows: BenchRow[] = [
         {
-          figure: `4a export at the rate limit (latency 250 ms, ${RATE_PAGES} pages, ${RATE_ROUNDS} rounds): ${fmt(median(rate.rates), 2)} requests/s (${rate.rates.map((r) => fmt(r, 2)).join(', ')}), ${rate.rounds.reduce((n, r) => n + r.run.rateLimited, 0)} × 429`,
+          figure: `6a export at the rate limit (latency 250 ms, ${RATE_PAGES} pages, ${RATE_ROUNDS} rounds): ${fmt(median(rate.rates), 2)} requests/s (${rate.rates.map((r) => fmt(r, 2)).join(', ')}), ${rate.rounds.reduce((n, r) => n + r.run.rateLimited, 0)} × 429`,
           goal: `>= ${EXPORT_RATE_TARGET}/s, no 429`,
           verdict: rate.rounds.some((r) => r.run.rateLimited > 0) ? 'not met' : verdictOf(Math.min(...rate.rates), Math.max(...rate.rates), EXPORT_RATE_TARGET),
         },
-        { figure: `4b export RSS after ${MEMORY_TO / 1e6} M candles - after ${MEMORY_FROM / 1e3} k: ${fmt(memory.growthMb, 1)} MB`, goal: `<= ${MEMORY_GROWTH_TARGET_MB} MB`, verdict: verdictOf(memory.growthMb, memory.growthMb, MEMORY_GROWTH_TARGET_MB, true) },
-        { figure: `4c export into SQLite, no rate limit: ${fmt(median(exportRates) / 1000, 0)}k candles/s (${spread(exportRates)}); raw fetch + JSON.parse ${fmt(median(rawRates) / 1000, 0)}k (${spread(rawRates)})`, goal: `>= ${THROUGHPUT_TARGET / 1000}k/s`, verdict: verdictOf(Math.min(...exportRates), Math.max(...exportRates), THROUGHPUT_TARGET) },
-        { figure: `4c the same per second of client CPU time: export ${fmt(median(exportCpuRates) / 1000, 0)}k (${spread(exportCpuRates)}), raw ${fmt(median(rawCpuRates) / 1000, 0)}k (${spread(rawCpuRates)})`, goal: '', verdict: 'info' },
+        { figure: `6b export RSS after ${MEMORY_TO / 1e6} M candles - after ${MEMORY_FROM / 1e3} k: ${fmt(memory.growthMb, 1)} MB`, goal: `<= ${MEMORY_GROWTH_TARGET_MB} MB`, verdict: verdictOf(memory.growthMb, memory.growthMb, MEMORY_GROWTH_TARGET_MB, true) },
+        { figure: `6c export into SQLite, no rate limit: ${fmt(median(exportRates) / 1000, 0)}k candles/s (${spread(exportRates)}); raw fetch + JSON.parse ${fmt(median(rawRates) / 1000, 0)}k (${spread(rawRates)})`, goal: `>= ${THROUGHPUT_TARGET / 1000}k/s`, verdict: verdictOf(Math.min(...exportRates), Math.max(...exportRates), THROUGHPUT_TARGET) },
+        { figure: `6c the same per second of client CPU time: export ${fmt(median(exportCpuRates) / 1000, 0)}k (${spread(exportCpuRates)}), raw ${fmt(median(rawCpuRates) / 1000, 0)}k (${spread(rawCpuRates)})`, goal: '', verdict: 'info' },
       ]
       return { rate, memory, throughput, rows, pass: rate.pass && memory.pass && throughput.pass }
     })

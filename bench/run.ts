@@ -13,6 +13,8 @@ import { writeDocsTables } from './docs-table.js'
 import { measureExport, reportExport } from './export.js'
 import { measureCorePageCost, reportCorePageCost } from './core-page-cost.js'
 import { measureMemoryWalks, reportMemoryWalks } from './memory-walk.js'
+import { measureMswVsServer, reportMswVsServer } from './msw-vs-server.js'
+import { measureValidationCost, reportValidationCost } from './validation-cost.js'
 import { measureRateLimitedWalks, reportRateLimitedWalks } from './rate-limited-walk.js'
 import { measureSdkCpuCost, reportSdkCpuCost } from './sdk-cpu-cost.js'
 import { measureServerThroughput, reportServerThroughput } from './server-throughput.js'
@@ -40,7 +42,9 @@ const SECTIONS = [
   define('3c', measureMemoryWalks, reportMemoryWalks, (r) => r.rows),
   define('3d', measureUncoordinatedClients, reportUncoordinatedClients, tableUncoordinatedClients),
   define('3e', measureCandleWalkCpu, reportCandleWalkCpu, tableCandleWalkCpu),
-  define('4', measureExport, reportExport, (r) => r.rows),
+  define('4', measureValidationCost, reportValidationCost, (r) => r.rows),
+  define('5', measureMswVsServer, reportMswVsServer, (r) => r.rows),
+  define('6', measureExport, reportExport, (r) => r.rows),
 ]
 
 const args = process.argv.slice(2)

@@ -74,5 +74,5 @@ export type {
 } from './schemas/index.js'
 
 // Wire constants
-export { API_KEY_HEADER, DEFAULT_BASE_URL } from './contract/index.js'
+export { API_KEY_HEADER, DEFAULT_BASE_URL } from './contract/endpoints.js'
 export type { EndpointName, CandleEndpointName } from './contract/index.js'

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import { buildSync } from 'esbuild'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
@@ -6,16 +7,19 @@ import { describe, expect, test } from 'vitest'
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const pkg = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8'))
 const SUBPATHS = Object.keys(pkg.exports).filter((k) => !k.endsWith('.json')).map((k) => k.replace(/^\./, 'market-candles'))
+// The worker helper is for browsers: msw/browser does not load in Node (its exports say so).
+const BROWSER_ONLY = ['market-candles/mocks/browser']
+const NODE_SUBPATHS = SUBPATHS.filter((name) => !BROWSER_ONLY.includes(name))
 
 const node = (args: string[]) => execFileSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8' })
 
 describe('the built package (npm test builds it first)', () => {
-  test.each(SUBPATHS)('import(%s) from the ESM build', (name) => {
+  test.each(NODE_SUBPATHS)('import(%s) from the ESM build', (name) => {
     const keys = node(['--input-type=module', '-e', `const m = await import(${JSON.stringify(name)}); console.log(Object.keys(m).length)`])
     expect(Number(keys)).toBeGreaterThan(0)
   })
 
-  test.each(SUBPATHS)('require(%s) from the CJS build', (name) => {
+  test.each(NODE_SUBPATHS)('require(%s) from the CJS build', (name) => {
     const keys = node(['-e', `console.log(Object.keys(require(${JSON.stringify(name)})).length)`])
     expect(Number(keys)).toBeGreaterThan(0)
   })
@@ -35,6 +39,25 @@ describe('the built package (npm test builds it first)', () => {
       expect(readFileSync(`${ROOT}/${file}`, 'utf8'), file).not.toMatch(/from ["']msw|require\(["']msw/)
     }
     expect(pkg.peerDependenciesMeta.msw.optional).toBe(true)
+    // The worker entry imports msw/browser and leaves it to the app's bundler.
+    const browserEntry = readFileSync(`${ROOT}/dist/mocks/browser.js`, 'utf8')
+    expect(browserEntry).toMatch(/from ["']msw\/browser["']/)
+    expect(browserEntry).not.toMatch(/from ["']msw\/node["']|from ["']node:/)
+  })
+
+  test('market-candles/mocks/browser is ESM for browsers: an app bundles it with msw/browser', () => {
+    expect(pkg.exports['./mocks/browser']).toEqual({ types: './dist/mocks/browser.d.ts', default: './dist/mocks/browser.js' })
+    const { outputFiles } = buildSync({
+      stdin: { contents: `export { setupMockWorker } from 'market-candles/mocks/browser'`, resolveDir: ROOT, loader: 'ts' },
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      write: false,
+      logLevel: 'silent',
+    })
+    const code = outputFiles[0]!.text
+    expect(code).toContain('mockServiceWorker.js')
+    expect(code).not.toMatch(/from ["']node:|require\(["']node:/)
   })
 
   test('the reference service from the built mocks entry answers like the source', () => {

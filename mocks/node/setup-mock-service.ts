@@ -2,6 +2,7 @@ import { setupServer, type SetupServer } from 'msw/node'
 import { DEFAULT_BASE_URL } from '../../src/contract/index.js'
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js'
 import { createHandlers } from '../msw/handlers.js'
+import { handlersFetch } from '../msw/handlers-fetch.js'
 
 /** Options of {@link setupMockService}. */
 export interface SetupMockServiceOptions extends MockServiceOptions {
@@ -18,6 +19,13 @@ export interface MockServiceHandle {
   /** The underlying MSW server, e.g. for `server.use(...)` overrides. */
   readonly server: SetupServer
   readonly baseUrl: string
+  /**
+   * A `fetch` answered by the same handlers (`server.use` overrides included) without going through
+   * MSW's interception of the network: several times faster per request. Works without `listen()`.
+   * @example
+   * const client = createClient({ apiKey: 'demo-pro-key', fetch: mock.fetch })
+   */
+  readonly fetch: typeof fetch
   /** Starts intercepting; unhandled requests fail the test by default. */
   listen(options?: Parameters<SetupServer['listen']>[0]): void
   /** Drops `server.use` overrides and restores the service (usage, rate windows, keys, clock). */
@@ -43,6 +51,7 @@ export function setupMockService(options: SetupMockServiceOptions = {}): MockSer
     service,
     server,
     baseUrl,
+    fetch: handlersFetch(() => server.listHandlers()),
     listen: (listenOptions) => server.listen({ onUnhandledFrame: 'error', ...listenOptions }),
     async reset() {
       server.resetHandlers()

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js'
+import { CORS_HEADERS, preflightHeaders } from '../core/cors.js'
 import { json } from '../core/respond.js'
 import { BytePool } from './byte-pool.js'
 import { createClientErrorListener } from './client-error.js'
@@ -31,12 +32,6 @@ export interface RunningMockServer {
   close(): Promise<void>
 }
 
-// A browser page on another origin can call the server and read its headers (contract: other-requests).
-const CORS = {
-  'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, WWW-Authenticate',
-}
-
 const EMPTY = Buffer.alloc(0)
 
 function send(res: ServerResponse, answer: MockResponse, pool: BytePool): void {
@@ -46,7 +41,7 @@ function send(res: ServerResponse, answer: MockResponse, pool: BytePool): void {
   if (!socket || socket.destroyed || socket.writableEnded) return
   // Encoded once: the length and the bytes written come from the same buffer.
   const body = answer.status === 204 ? EMPTY : encodeJson(answer.body, pool)
-  res.writeHead(answer.status, { ...CORS, ...answer.headers, 'content-length': body.length })
+  res.writeHead(answer.status, { ...CORS_HEADERS, ...answer.headers, 'content-length': body.length })
   // 'finish': every byte is with the kernel, so the buffer can serve another response.
   res.end(body, () => pool.give(body))
 }
@@ -107,12 +102,7 @@ export function createRequestListener(service: MockService, options: { latency?:
     try {
       if (method === 'OPTIONS' && req.headers['access-control-request-method']) {
         req.resume()
-        res.writeHead(204, {
-          ...CORS,
-          'access-control-allow-methods': 'GET, OPTIONS',
-          'access-control-allow-headers': req.headers['access-control-request-headers'] ?? 'X-API-Key',
-          'access-control-max-age': '600',
-        })
+        res.writeHead(204, preflightHeaders(req.headers['access-control-request-headers']))
         res.end()
         return
       }
@@ -136,7 +126,7 @@ export function createRequestListener(service: MockService, options: { latency?:
 
 /** Makes `server` answer the requests Node's HTTP parser refuses in JSON too (contract: other-requests). */
 export function answerParserErrors(server: Server, service: MockService): void {
-  server.on('clientError', createClientErrorListener((method, path) => route(service, undefined, method, path), CORS))
+  server.on('clientError', createClientErrorListener((method, path) => route(service, undefined, method, path), CORS_HEADERS))
 }
 
 /**

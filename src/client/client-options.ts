@@ -1,4 +1,4 @@
-import { DEFAULT_BASE_URL } from '../contract/index.js'
+import { DEFAULT_BASE_URL } from '../contract/endpoints.js'
 import { RateLimiter, type RateLimiterOptions } from '../rate-limit/rate-limiter.js'
 import { checkHeaders } from './headers-option.js'
 import type { ClientHooks } from './hooks.js'

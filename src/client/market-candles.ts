@@ -1,11 +1,14 @@
 import type { CandleEndpointName, EndpointName } from '../contract/index.js'
-import { pageCursorSchema, type PageCursor } from '../pagination/page-cursor.js'
+import type { PageCursor } from '../pagination/page-cursor.js'
 import type { Coverage } from '../pagination/concurrent-pages.js'
 import { CandleWalk, PageWalk, type WalkOptions, type WalkSource } from '../pagination/walks.js'
 import { APIUserAbortError } from '../errors/index.js'
 import type { AggregatedCandle, Asset, Exchange, ExchangeCandle, PairCoverage } from '../schemas/index.js'
-import { INTERVAL_MS, isKnownInterval } from '../schemas/index.js'
-import { LIMIT, describeIssue, type ResponseOf } from '../contract/index.js'
+import { INTERVAL_MS, isKnownInterval } from '../schemas/known-values.js'
+import { LIMIT } from '../contract/query-values.js'
+import type { ResponseOf } from '../contract/index.js'
+import { checkShape } from '../schemas/wire-shape.js'
+import { PAGE_CURSOR_SHAPE } from '../schemas/wire-shapes.js'
 import { resolveOptions, type ClientOptions } from './client-options.js'
 import type { AggregatedOhlcvParams, AggregatedPairsParams, ExchangeOhlcvParams, ExchangePairsParams } from './params.js'
 import { toWireQuery } from './to-wire-query.js'
@@ -206,8 +209,10 @@ function walkOptions(method: string, options: WalkOptions | undefined): RequestO
 }
 
 function checkCursor(cursor: unknown): PageCursor {
-  const parsed = pageCursorSchema.safeParse(cursor)
-  if (!parsed.success) throw new TypeError(`Not a page cursor: ${describeIssue(parsed.error.issues[0]!, 'cursor')}`)
+  // pageCursorSchema as plain data: no zod in the client bundle (same verdicts and wording).
+  const checked = checkShape(PAGE_CURSOR_SHAPE, cursor, 'cursor')
+  if (!checked.ok) throw new TypeError(`Not a page cursor: ${checked.problems[0]}`)
+  const parsed = { data: checked.value as PageCursor }
   // A cursor is a wire query: check it with the endpoint's own rules before any request.
   toWireQuery(parsed.data.endpoint, parsed.data.query)
   if (parsed.data.query.limit === undefined) throw new TypeError('Not a page cursor: cursor.query.limit is missing')

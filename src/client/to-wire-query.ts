@@ -1,27 +1,10 @@
-import {
-  aggregatedOhlcvQuerySchema,
-  aggregatedPairsQuerySchema,
-  exchangeOhlcvQuerySchema,
-  exchangePairsQuerySchema,
-  exchangesQuerySchema,
-  assetsQuerySchema,
-  toValidationIssues,
-  type EndpointName,
-} from '../contract/index.js'
+import type { EndpointName } from '../contract/index.js'
+import { QUERY_FIELDS, checkWireQuery } from '../contract/wire-query-check.js'
 import { InvalidParamsError } from '../errors/index.js'
 import type { ValidationIssue } from '../schemas/index.js'
 
 // One DateInput for the SDK and the reference service.
 export type { DateInput } from '../contract/index.js'
-
-const QUERY_SCHEMAS = {
-  exchanges: exchangesQuerySchema,
-  assets: assetsQuerySchema,
-  exchange_pairs: exchangePairsQuerySchema,
-  aggregated_pairs: aggregatedPairsQuerySchema,
-  exchange_ohlcv: exchangeOhlcvQuerySchema,
-  aggregated_ohlcv: aggregatedOhlcvQuerySchema,
-} as const
 
 const TIME_PARAMS = new Set(['start', 'end'])
 
@@ -52,10 +35,10 @@ export function toWireQuery(endpoint: EndpointName, params: object | undefined):
       issues.push({ type: 'string_type', loc: ['query', name], msg: 'Input should be a valid string or number', input: value })
     }
   }
-  const parsed = QUERY_SCHEMAS[endpoint].safeParse(wire)
-  if (!parsed.success) issues.push(...toValidationIssues(parsed.error.issues, wire))
+  // The service's rules without zod in the client bundle (the same issues as its zod query schemas).
+  issues.push(...checkWireQuery(endpoint, wire))
   if (issues.length > 0) throw new InvalidParamsError(endpoint, issues)
   // Only the parameters the endpoint knows are sent.
-  const known = Object.keys(QUERY_SCHEMAS[endpoint].shape)
+  const known = Object.keys(QUERY_FIELDS[endpoint])
   return Object.fromEntries(Object.entries(wire).filter(([name]) => known.includes(name)))
 }

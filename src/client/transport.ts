@@ -1,5 +1,6 @@
 import ky, { type KyInstance } from 'ky'
-import { API_KEY_HEADER, DEFAULT_BASE_URL, ENDPOINTS, describeIssue, responseSchemas, type EndpointName, type ResponseOf } from '../contract/index.js'
+import { API_KEY_HEADER, DEFAULT_BASE_URL, ENDPOINTS, type EndpointName } from '../contract/endpoints.js'
+import type { ResponseOf } from '../contract/index.js'
 import {
   APIConnectionError,
   APIError,
@@ -10,7 +11,8 @@ import {
 } from '../errors/index.js'
 import { abortError, sleep, throwIfAborted } from '../internal/abort.js'
 import type { RateLimiter, ReleaseSlot } from '../rate-limit/rate-limiter.js'
-import { compiled } from '../schemas/compiled.js'
+import { checkShape } from '../schemas/wire-shape.js'
+import { RESPONSE_SHAPES } from '../schemas/wire-shapes.js'
 import type { ValidationIssue } from '../schemas/index.js'
 import type { ClientHooks, RequestEvent } from './hooks.js'
 import type { LevelLogger } from './logger.js'
@@ -187,8 +189,9 @@ export class Transport {
     }
     if (!body.ok) throw new ResponseValidationError(info, [`body is not JSON: ${JSON.stringify(text.slice(0, 80))}`])
     if (!validate) return { data: body.value as ResponseOf<E>, response: res }
-    const parsed = compiled(responseSchemas[endpoint]).safeParse(body.value)
-    if (!parsed.success) throw new ResponseValidationError(info, parsed.error.issues.map((issue) => describeIssue(issue, 'body')))
-    return { data: parsed.data as ResponseOf<E>, response: res }
+    // The body's schema as plain data: no zod in the client bundle (same verdicts and problems).
+    const checked = checkShape(RESPONSE_SHAPES[endpoint], body.value, 'body')
+    if (!checked.ok) throw new ResponseValidationError(info, checked.problems)
+    return { data: checked.value as ResponseOf<E>, response: res }
   }
 }

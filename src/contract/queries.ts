@@ -3,6 +3,7 @@ import type { Interval } from '../schemas/interval.js'
 import type { Method } from '../schemas/method.js'
 import { optionalParam, requiredParam } from './query-param.js'
 import { datetime, limit, text } from './query-values.js'
+import { START_AFTER_END } from './wire-query-check.js'
 
 /*
  * The wire queries of the six endpoints: from raw query strings to typed values, with every
@@ -16,11 +17,7 @@ const method = optionalParam(text<Method>)
 const startBeforeEnd = z.refine<{ start?: number | undefined; end?: number | undefined }>(
   (q: { start?: number | undefined; end?: number | undefined }) =>
     q.start === undefined || q.end === undefined || q.start <= q.end,
-  {
-    message: 'Value error, start must not be after end',
-    path: ['end'],
-    params: { type: 'value_error', ctx: { error: 'start must not be after end' } },
-  },
+  { message: START_AFTER_END.msg, path: ['end'], params: { type: START_AFTER_END.type, ctx: { ...START_AFTER_END.ctx } } },
 )
 
 /** `GET /v1/exchanges` takes no parameters. */

@@ -1,21 +1,13 @@
 import * as z from 'zod/mini'
-import { isKnown, openEnum } from './open-enum.js'
+import { ASSET_TYPES } from './known-values.js'
+import { openEnum } from './open-enum.js'
 
-/** Asset types observed today. */
-export const ASSET_TYPES = ['CRYPTO', 'FIAT', 'STABLECOIN'] as const
+export { ASSET_TYPES, isKnownAssetType } from './known-values.js'
 
 /** `"CRYPTO"`, `"FIAT"`, `"STABLECOIN"`, or a newer value from the service. */
 export const assetTypeSchema = openEnum(ASSET_TYPES)
 /** `"CRYPTO"`, `"FIAT"`, `"STABLECOIN"`, or a newer value from the service. */
 export type AssetType = z.infer<typeof assetTypeSchema>
-
-/**
- * True when `value` is an asset type this version of the package knows.
- * @example
- * const fiat = assets.filter((a) => isKnownAssetType(a.asset_type) && a.asset_type === 'FIAT')
- */
-export const isKnownAssetType = (value: string | null | undefined): value is (typeof ASSET_TYPES)[number] =>
-  isKnown(ASSET_TYPES, value)
 
 /**
  * An asset, as listed by `GET /v1/assets`.

@@ -1,0 +1,136 @@
+/**
+ * Measurement: the SDK paging through the reference service behind MSW (setupServer, as a test
+ * suite runs it) against the same service behind the node:http server, in this one process.
+ * Both sides send the same requests through one client (validation on, limiter off) to one
+ * service (rate limit off); their rounds alternate, so drift hits both alike. The MSW handlers as
+ * they were before (HttpResponse.json) run too, as a reference.
+ */
+import { HttpResponse, http, type JsonBodyType } from 'msw'
+import { setupServer } from 'msw/node'
+import { createMockService, type MockService } from '../mocks/core/service.js'
+import { createHandlers } from '../mocks/msw/handlers.js'
+import { handlersFetch } from '../mocks/msw/handlers-fetch.js'
+import { startMockServer } from '../mocks/server/http-server.js'
+import { createClient } from '../src/index.js'
+import { API_KEY, MINUTE, NOW, NOW_MS } from './fixtures.js'
+import { fmt, median, quantile, verdict } from './stats.js'
+import { verdictOf, type BenchRow } from './table.js'
+
+const BASE = 'https://api.msw-bench.test'
+/** Each round pages this long (and at most MAX_PAGES pages) per side. */
+const ROUND_MS = 400
+const MAX_PAGES = 2000
+const ROUNDS = 9
+const LIMITS = [1000, 10] as const
+
+type Side = 'msw' | 'mswFetch' | 'server' | 'mswBefore'
+const SIDES: Side[] = ['msw', 'mswFetch', 'server', 'mswBefore']
+const LABEL: Record<Side, string> = {
+  msw: 'MSW setupServer, global fetch             ',
+  mswFetch: 'MSW handlers through mock.fetch           ',
+  server: 'node:http server, same process            ',
+  mswBefore: 'MSW setupServer, HttpResponse.json (before)',
+}
+
+export interface MswVsServerRow {
+  limit: number
+  pagesPerSecond: Record<Side, number[]>
+  /** setupServer (global fetch) / server, per round (the sides of a round ran back to back). */
+  ratios: number[]
+  /** mock.fetch / server, per round. */
+  ratiosFetch: number[]
+  pass: boolean
+}
+
+export interface MswVsServer {
+  limits: MswVsServerRow[]
+  /** The lines of the bench's summary table. */
+  rows: BenchRow[]
+  pass: boolean
+}
+
+/** The handler as it was: the service's body through HttpResponse.json. */
+function handlersBefore(service: MockService) {
+  return [
+    http.all(`${BASE}/*`, async ({ request }) => {
+      const url = new URL(request.url)
+      const res = await service.handle({ method: request.method, url: url.pathname + url.search, headers: request.headers })
+      return HttpResponse.json(res.body as JsonBodyType, { status: res.status, headers: res.headers })
+    }),
+  ]
+}
+
+/** Pages through distinct windows (backward, one minute apart) until the round's time is up. */
+async function round(baseUrl: string, limit: number, offset: number, fetch?: typeof globalThis.fetch): Promise<number> {
+  const client = createClient({ baseUrl, apiKey: API_KEY, rateLimit: false, retry: false, fetch })
+  const started = performance.now()
+  let pages = 0
+  while (pages < MAX_PAGES && performance.now() - started < ROUND_MS) {
+    const end = new Date(NOW_MS - ((offset + pages) % 5000) * MINUTE)
+    const candles = await client.exchangeOhlcv({ exchange: 'bitstamp', interval: '1m', base: 'BTC', quote: 'USD', end, limit })
+    if (candles.length !== limit) throw new Error(`expected ${limit} candles, got ${candles.length}`)
+    pages++
+  }
+  return pages / ((performance.now() - started) / 1000)
+}
+
+export async function measureMswVsServer(): Promise<MswVsServer> {
+  const service = createMockService({ now: NOW, rateLimit: false })
+  const msw = setupServer(...createHandlers(service, { baseUrl: BASE }))
+  const mswBefore = setupServer(...handlersBefore(service))
+  const mockFetch = handlersFetch(() => msw.listHandlers())
+  const server = await startMockServer({ service })
+  const run = async (side: Side, limit: number, offset: number): Promise<number> => {
+    if (side === 'server') return round(server.url, limit, offset)
+    if (side === 'mswFetch') return round(BASE, limit, offset, mockFetch)
+    const interceptor = side === 'msw' ? msw : mswBefore
+    interceptor.listen({ onUnhandledFrame: 'error' })
+    try {
+      return await round(BASE, limit, offset)
+    } finally {
+      interceptor.close()
+    }
+  }
+  try {
+    const limits: MswVsServerRow[] = []
+    for (const limit of LIMITS) {
+      const pagesPerSecond: Record<Side, number[]> = { msw: [], mswFetch: [], server: [], mswBefore: [] }
+      for (const side of SIDES) await run(side, limit, 0) // warm-up
+      for (let r = 0; r < ROUNDS; r++) {
+        // Each round in another order of the three sides.
+        const order = r % 2 === 0 ? SIDES : [...SIDES].reverse()
+        for (const side of order) pagesPerSecond[side].push(await run(side, limit, r * 97))
+      }
+      const per = (side: Side) => pagesPerSecond[side].map((x, i) => x / pagesPerSecond.server[i]!)
+      const ratiosFetch = per('mswFetch')
+      limits.push({ limit, pagesPerSecond, ratios: per('msw'), ratiosFetch, pass: verdictOf(quantile(ratiosFetch, 0.1), quantile(ratiosFetch, 0.9), 1) !== 'not met' })
+    }
+    const rows = limits.flatMap((row): BenchRow[] => {
+      const spread = (xs: number[]) => `${fmt(median(xs), 2)}× (${fmt(quantile(xs, 0.1), 2)}–${fmt(quantile(xs, 0.9), 2)})`
+      return [
+        { figure: `mock.fetch / in-process server, limit=${row.limit} pages/s: ${spread(row.ratiosFetch)}`, goal: '>= 1×', verdict: verdictOf(quantile(row.ratiosFetch, 0.1), quantile(row.ratiosFetch, 0.9), 1) },
+        // msw 3 intercepts global fetch at the socket: HTTP/1.1 text, and TLS for https, both ways.
+        { figure: `setupServer (global fetch) / in-process server, limit=${row.limit}: ${spread(row.ratios)}`, goal: '', verdict: 'info' },
+      ]
+    })
+    return { limits, rows, pass: limits.every((row) => row.pass) }
+  } finally {
+    await server.close()
+  }
+}
+
+export function reportMswVsServer(r: MswVsServer): string[] {
+  const lines = ['MSW path vs in-process server (SDK exchangeOhlcv pages, validation on, 1m BTC/USD, rate limits off)']
+  for (const row of r.limits) {
+    lines.push(`  limit=${row.limit}: pages/s, median (p10-p90) of ${ROUNDS} rounds of ${ROUND_MS} ms`)
+    for (const side of SIDES) {
+      const xs = row.pagesPerSecond[side]
+      lines.push(`    ${LABEL[side]} ${fmt(median(xs), 0)} (${fmt(quantile(xs, 0.1), 0)}-${fmt(quantile(xs, 0.9), 0)})`)
+    }
+    const ratio = (xs: number[]) => `${fmt(median(xs), 2)} (p10-p90 ${fmt(quantile(xs, 0.1), 2)}-${fmt(quantile(xs, 0.9), 2)})`
+    const spread = quantile(row.ratiosFetch, 0.1) <= 1 && quantile(row.ratiosFetch, 0.9) >= 1 ? ', within the spread' : ''
+    lines.push(`    mock.fetch / server, per round = ${ratio(row.ratiosFetch)}  (goal >= 1)  ${verdict(row.pass)}${spread}`)
+    lines.push(`    setupServer / server, per round = ${ratio(row.ratios)}  (msw's interception of the network itself; reported)`)
+  }
+  return lines
+}

@@ -1,0 +1,72 @@
+/**
+ * The SDK's response validation on a 1000-candle page: the light checker the client runs
+ * (checkShape over the body's plain shape), against zod's compiled fast path the SDK used before
+ * and zod's plain parser, on the same freshly parsed pages, interleaved.
+ */
+import * as z from 'zod/mini'
+import { createMockService } from '../mocks/core/service.js'
+import { responseSchemas } from '../src/contract/index.js'
+import { checkShape } from '../src/schemas/wire-shape.js'
+import { RESPONSE_SHAPES } from '../src/schemas/wire-shapes.js'
+import { HEADERS, NOW, nearUrl, NOW_MS, MINUTE, PAGE_LIMIT } from './fixtures.js'
+import { fmt, median, quantile, verdict } from './stats.js'
+import { verdictOf, type BenchRow } from './table.js'
+
+export const VALIDATION_TARGET_MS = 0.2
+const PAGES = 40
+const ROUNDS = 15
+
+type Side = 'light' | 'zodCompiled' | 'zodPlain'
+const SIDES: Side[] = ['light', 'zodCompiled', 'zodPlain']
+
+export interface ValidationCost {
+  msPerPage: Record<Side, number[]>
+  rows: BenchRow[]
+  pass: boolean
+}
+
+export async function measureValidationCost(): Promise<ValidationCost> {
+  const service = createMockService({ now: NOW, rateLimit: false })
+  const texts: string[] = []
+  for (let k = 0; k < PAGES; k++) {
+    const res = await service.handle({ method: 'GET', url: nearUrl(NOW_MS - k * 7 * MINUTE), headers: HEADERS })
+    if ((res.body as unknown[]).length !== PAGE_LIMIT) throw new Error(`page ${k}: ${res.status}`)
+    texts.push(JSON.stringify(res.body))
+  }
+  const shape = RESPONSE_SHAPES.exchange_ohlcv
+  const schema = responseSchemas.exchange_ohlcv
+  const compiled = z.compile(schema)
+  const check: Record<Side, (body: unknown) => boolean> = {
+    light: (body) => checkShape(shape, body, 'body').ok,
+    zodCompiled: (body) => compiled.safeParse(body).success,
+    zodPlain: (body) => schema.safeParse(body).success,
+  }
+  const time = (side: Side): number => {
+    const bodies = texts.map((t) => JSON.parse(t) as unknown) // parsing is not timed
+    const t0 = performance.now()
+    for (const body of bodies) if (!check[side](body)) throw new Error(`${side} rejected a valid page`)
+    return (performance.now() - t0) / bodies.length
+  }
+  for (const side of SIDES) for (let i = 0; i < 3; i++) time(side) // warm-up
+  const msPerPage: Record<Side, number[]> = { light: [], zodCompiled: [], zodPlain: [] }
+  for (let r = 0; r < ROUNDS; r++) for (const side of r % 2 === 0 ? SIDES : [...SIDES].reverse()) msPerPage[side].push(time(side))
+  const light = msPerPage.light
+  const v = verdictOf(quantile(light, 0.1), quantile(light, 0.9), VALIDATION_TARGET_MS, true)
+  const figure = (side: Side) => `${fmt(median(msPerPage[side]))} ms (${fmt(quantile(msPerPage[side], 0.1))}–${fmt(quantile(msPerPage[side], 0.9))})`
+  const rows: BenchRow[] = [
+    { figure: `SDK response validation, ${PAGE_LIMIT}-candle page: ${figure('light')}`, goal: `<= ${VALIDATION_TARGET_MS} ms`, verdict: v },
+    { figure: `zod compiled fast path (before), same pages: ${figure('zodCompiled')}; zod plain: ${figure('zodPlain')}`, goal: '', verdict: 'info' },
+  ]
+  return { msPerPage, rows, pass: v !== 'not met' }
+}
+
+export function reportValidationCost(r: ValidationCost): string[] {
+  const line = (name: string, xs: number[]) => `  ${name}: median ${fmt(median(xs))} ms/page  (p10 ${fmt(quantile(xs, 0.1))}, p90 ${fmt(quantile(xs, 0.9))}; ${ROUNDS} rounds of ${PAGES} pages)`
+  return [
+    `4. Response validation of a ${PAGE_LIMIT}-candle exchange_ohlcv page (JSON.parse not timed)`,
+    line('SDK light checker (checkShape)     ', r.msPerPage.light),
+    line('zod compiled fast path (before)    ', r.msPerPage.zodCompiled),
+    line('zod plain parser                   ', r.msPerPage.zodPlain),
+    `  SDK: ${fmt(median(r.msPerPage.light))} ms/page (target <= ${VALIDATION_TARGET_MS})  ${verdict(r.pass)}`,
+  ]
+}

@@ -1,0 +1,144 @@
+/*
+ * A candlestick chart over the SDK, served by the reference service in MSW's Service Worker: no
+ * server. The catalog fills the selects; scrolling left loads older candles through the backward
+ * walk; a request the key's plan does not allow shows the service's reason.
+ *
+ * The demo keys only exist in the mock. A real page never holds an API key: it calls the public
+ * catalog directly and asks its own backend, which holds the key, for candles.
+ */
+import { CandlestickSeries, HistogramSeries, createChart, type CandlestickData, type HistogramData, type UTCTimestamp } from 'lightweight-charts'
+import { setupMockWorker } from '../../mocks/browser/index.js'
+import { INTERVALS } from '../../src/schemas/index.js'
+import { MarketCandlesError, PermissionDeniedError, createClient, type AggregatedCandle, type ExchangeCandle } from '../../src/index.js'
+
+type Candle = ExchangeCandle | AggregatedCandle
+
+const NOW = '2026-06-01T00:00:00Z'
+const PAGE_SIZE = 300
+/** Load an older page when fewer bars than this are left to the left of the view. */
+const NEAR_LEFT_EDGE = 30
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
+const select = { series: $<HTMLSelectElement>('series'), exchange: $<HTMLSelectElement>('exchange'), pair: $<HTMLSelectElement>('pair'), interval: $<HTMLSelectElement>('interval'), key: $<HTMLSelectElement>('key') }
+const status = $<HTMLParagraphElement>('status')
+const errorBox = $<HTMLParagraphElement>('error')
+
+const mock = setupMockWorker({ now: NOW })
+await mock.start({ serviceWorker: { url: './mockServiceWorker.js' } })
+
+// The catalog is public: this client sends no key.
+const catalog = createClient()
+
+const chart = createChart($('chart'), {
+  autoSize: true,
+  layout: { background: { color: '#0f1419' }, textColor: '#8b949e' },
+  grid: { vertLines: { color: '#1b222b' }, horzLines: { color: '#1b222b' } },
+  timeScale: { timeVisible: true, borderColor: '#232a33' },
+  rightPriceScale: { borderColor: '#232a33' },
+})
+const candleSeries = chart.addSeries(CandlestickSeries, {
+  upColor: '#26a69a', downColor: '#ef5350', borderVisible: false, wickUpColor: '#26a69a', wickDownColor: '#ef5350',
+})
+const volumeSeries = chart.addSeries(HistogramSeries, { priceFormat: { type: 'volume' }, priceScaleId: 'volume', lastValueVisible: false, priceLineVisible: false })
+volumeSeries.priceScale().applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } })
+candleSeries.priceScale().applyOptions({ scaleMargins: { top: 0.08, bottom: 0.25 } })
+
+function fill(el: HTMLSelectElement, values: readonly string[], preferred: string): void {
+  const keep = values.includes(el.value) ? el.value : values.includes(preferred) ? preferred : values[0]
+  el.replaceChildren(...values.map((v) => new Option(v, v)))
+  if (keep !== undefined) el.value = keep
+}
+
+function showError(error: unknown): void {
+  const text =
+    error instanceof PermissionDeniedError
+      ? `This key's plan does not allow that request: ${error.detail}. Pick another key, series or interval.`
+      : error instanceof MarketCandlesError
+        ? `${error.name}: ${error.message}`
+        : `Unexpected error: ${String(error)}`
+  errorBox.textContent = text
+  errorBox.hidden = false
+  status.dataset.state = 'error'
+}
+
+/** The backward walk of the selected series: newest page first, each page ascending. */
+let walk: AsyncIterator<{ candles: Candle[] }> | undefined
+let loaded: Candle[] = []
+let loading: Promise<void> | undefined
+let exhausted = false
+let generation = 0
+
+function render(): void {
+  const up = (c: Candle) => c.close >= c.open
+  const time = (c: Candle) => (Date.parse(c.close_ts) / 1000) as UTCTimestamp
+  candleSeries.setData(loaded.map((c): CandlestickData => ({ time: time(c), open: c.open, high: c.high, low: c.low, close: c.close })))
+  volumeSeries.setData(loaded.map((c): HistogramData => ({ time: time(c), value: c.base_volume, color: up(c) ? 'rgba(38,166,154,0.45)' : 'rgba(239,83,80,0.45)' })))
+  const first = loaded[0]
+  status.dataset.candles = String(loaded.length)
+  status.dataset.oldest = first?.close_ts ?? ''
+  status.textContent = first
+    ? `${loaded.length.toLocaleString('en')} candles, ${first.close_ts} to ${loaded.at(-1)!.close_ts}${exhausted ? ' (start of the history this key may read)' : ' · scroll left for older candles'}`
+    : 'No candles in this range.'
+}
+
+function loadOlder(): Promise<void> {
+  if (loading || exhausted || !walk) return loading ?? Promise.resolve()
+  const mine = generation
+  status.dataset.state = 'loading'
+  loading = walk
+    .next()
+    .then((step) => {
+      if (mine !== generation) return
+      if (step.done) exhausted = true
+      else loaded = [...step.value.candles, ...loaded]
+      render()
+      status.dataset.state = 'ready'
+    })
+    .catch((error: unknown) => {
+      if (mine === generation) showError(error)
+    })
+    .finally(() => {
+      if (mine === generation) loading = undefined
+    })
+  return loading
+}
+
+async function reload(): Promise<void> {
+  // A newer selection supersedes this one: each step checks it is still the current one.
+  const mine = ++generation
+  walk = undefined
+  loaded = []
+  exhausted = false
+  loading = undefined
+  errorBox.hidden = true
+  const aggregated = select.series.value === 'aggregated'
+  select.exchange.disabled = aggregated
+  const interval = select.interval.value
+  try {
+    const pairs = aggregated ? await catalog.aggregatedPairs({ interval }) : await catalog.exchangePairs({ exchange: select.exchange.value, interval })
+    if (mine !== generation) return
+    fill(select.pair, pairs.map((p) => `${p.base}/${p.quote}`), 'BTC/USD')
+  } catch (error) {
+    if (mine === generation) showError(error)
+    return
+  }
+  const [base = '', quote = ''] = select.pair.value.split('/')
+  const client = createClient({ apiKey: select.key.value })
+  const query = { interval, base, quote, limit: PAGE_SIZE }
+  const pages = aggregated ? client.aggregatedOhlcvPages(query) : client.exchangeOhlcvPages({ ...query, exchange: select.exchange.value })
+  walk = pages[Symbol.asyncIterator]()
+  render()
+  await loadOlder()
+  if (mine !== generation) return
+  chart.timeScale().setVisibleLogicalRange({ from: Math.max(0, loaded.length - 120), to: loaded.length + 2 })
+}
+
+chart.timeScale().subscribeVisibleLogicalRangeChange((range) => {
+  if (range && range.from < NEAR_LEFT_EDGE) void loadOlder()
+})
+
+const exchanges = await catalog.exchanges()
+fill(select.exchange, exchanges.filter((e) => e.closing_date === null).map((e) => e.name), 'bitstamp')
+fill(select.interval, INTERVALS, '1h')
+for (const el of Object.values(select)) el.addEventListener('change', () => void reload())
+await reload()

@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { gzipSync } from 'node:zlib'
+import { buildSync } from 'esbuild'
+import { describe, expect, test } from 'vitest'
+
+/*
+ * The SDK in a web app: `import { createClient } from 'market-candles'` bundled as an app's bundler
+ * would (esbuild --bundle --minify --format=esm --platform=browser), then gzip -9. The size is
+ * deterministic for a given lockfile; docs/sdk.md and docs/browser.md state it.
+ */
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const pkg = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8'))
+/** 20 KB, in esbuild's units (1 KB = 1024 bytes). */
+const BUDGET_BYTES = 20 * 1024
+
+function bundle(contents: string): { minified: string; gzipBytes: number } {
+  const { outputFiles } = buildSync({
+    stdin: { contents, resolveDir: ROOT, loader: 'ts' },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    logLevel: 'silent',
+  })
+  const minified = outputFiles[0]!.text
+  return { minified, gzipBytes: gzipSync(minified, { level: 9 }).length }
+}
+
+describe('the SDK bundle for the browser', () => {
+  // The built package, as an app gets it from npm (npm test builds it first). Named by its file:
+  // tsconfig.json maps 'market-candles' to the sources for the examples.
+  const ENTRY = pkg.exports['.'].import.default as string
+  const built = bundle(`export { createClient } from '${ENTRY}'`)
+
+  test(`import { createClient } from 'market-candles', minified and gzipped, stays within 20 KB (${BUDGET_BYTES} bytes)`, () => {
+    expect(built.gzipBytes).toBeLessThanOrEqual(BUDGET_BYTES)
+  })
+
+  test('the bundle carries no zod: bodies, queries and cursors are checked by the light checkers', () => {
+    expect(/\$ZodType|\$ZodObject|zod\.compile/.test(built.minified)).toBe(false)
+    // ...and still checks bodies: the wording of a response problem is in it.
+    expect(built.minified.includes('an ISO 8601 datetime')).toBe(true)
+  })
+
+  test('a schema an app imports still brings zod along (the pure marks drop only unused schemas)', () => {
+    const withSchema = bundle(`export { createClient, exchangeCandleSchema } from '${ENTRY}'`)
+    expect(/\$ZodObject/.test(withSchema.minified)).toBe(true)
+    expect(withSchema.gzipBytes).toBeGreaterThan(built.gzipBytes)
+  })
+})
