@@ -8,8 +8,8 @@
 import { HttpResponse, http, type JsonBodyType } from 'msw'
 import { setupServer } from 'msw/node'
 import { createMockService, type MockService } from '../mocks/core/service.js'
-import { createHandlers } from '../mocks/msw/handlers.js'
-import { handlersFetch } from '../mocks/msw/handlers-fetch.js'
+import { createHandlers, handlersContext } from '../mocks/msw/handlers.js'
+import { directFetch } from '../mocks/msw/handlers-fetch.js'
 import { startMockServer } from '../mocks/server/http-server.js'
 import { createClient } from '../src/index.js'
 import { API_KEY, MINUTE, NOW, NOW_MS } from './fixtures.js'
@@ -78,7 +78,9 @@ export async function measureMswVsServer(): Promise<MswVsServer> {
   const service = createMockService({ now: NOW, rateLimit: false })
   const msw = setupServer(...createHandlers(service, { baseUrl: BASE }))
   const mswBefore = setupServer(...handlersBefore(service))
-  const mockFetch = handlersFetch(() => msw.listHandlers())
+  // What setupMockService's fetch does while no override is installed, on the same service.
+  const { pattern, context } = handlersContext(service, { baseUrl: BASE })
+  const mockFetch = directFetch(pattern, context)
   const server = await startMockServer({ service })
   const run = async (side: Side, limit: number, offset: number): Promise<number> => {
     if (side === 'server') return round(server.url, limit, offset)
