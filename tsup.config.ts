@@ -62,11 +62,13 @@ export default defineConfig([
     noExternal: ['ky'],
   },
   {
-    entry: { cli: 'mocks/cli/main.ts' },
+    entry: { cli: 'mocks/cli/main.ts', 'export-worker': 'cli/export/worker-entry.ts' },
     format: ['esm'],
     sourcemap: true,
     define,
     target: 'node22',
     external: ['msw', 'msw/node'],
+    // node:sqlite exists only under its node: name (there is no bare 'sqlite' builtin).
+    removeNodeProtocol: false,
   },
 ])

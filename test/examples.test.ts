@@ -27,7 +27,12 @@ const EXPECTED: Record<string, RegExp[]> = {
     /service-counted candle requests: .*acct_pro 12/,
     /candles\/s/,
   ],
-  'config-from-env.ts': [/service: http:\/\/127\.0\.0\.1:\d+ \(embedded reference service\); API key: set/, /exchanges: bitstamp, ftx/, /latest 7 daily BTC\/USD closes/],
+  'config-from-env.ts': [
+    /service: http:\/\/127\.0\.0\.1:\d+ \(embedded reference service\); API key: set; log level: info/,
+    /market-candles: GET http:\/\/127\.0\.0\.1:\d+\/v1\/exchanges -> 200/,
+    /exchanges: bitstamp, ftx/,
+    /latest 7 daily BTC\/USD closes/,
+  ],
   'catalog.ts': [/ftx: 2019-05-08 \.\. 2022-11-11/, /assets \(11\):/, /bitstamp pairs at 1d \(\d+\):/, /aggregated pairs at 1h/],
   'forward-walk.ts': [/page 1: 48 candles, 2026-05-01T00:00:00Z/, /candle by candle: 169 candles, ascending: true/],
   'backward-walk.ts': [/latest BTC\/USD 1m: 2500 candles, newest first: true/, /ftx BTC\/USD 1d, backward: \d+ candles, 2022-11-11T00:00:00Z back to .*; cursor null/],
@@ -47,6 +52,7 @@ async function runExample(file: string): Promise<{ code: number | null; signal: 
   // The examples choose their own servers; a developer's settings must not redirect them.
   delete env.MARKET_CANDLES_BASE_URL
   delete env.MARKET_CANDLES_API_KEY
+  delete env.MARKET_CANDLES_LOG
   delete env.NODE_OPTIONS
   const child = spawn(process.execPath, ['--import', 'tsx', join(EXAMPLES, file)], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''

@@ -4,6 +4,7 @@ import { demoKeys } from '../data/accounts.js'
 import { DataFileError, loadDataFile } from './load-data.js'
 import { USAGE, UsageError, parseServeArgs } from './parse-serve-args.js'
 import { packageVersion } from './version.js'
+import { runExportInWorker } from '../../cli/export/run-in-worker.js'
 
 /** Runs the CLI; returns the exit code, or never returns while serving. */
 async function main(argv: string[]): Promise<number> {
@@ -16,6 +17,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(packageVersion())
     return 0
   }
+  if (command === 'export') return runExportInWorker(rest)
   if (command !== 'serve') throw new UsageError(`unknown command '${command}'`)
   const args = parseServeArgs(rest)
   if (args.help) {

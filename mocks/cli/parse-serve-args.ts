@@ -22,6 +22,7 @@ export const DEFAULT_PORT = 4010
 
 export const USAGE = `Usage: market-candles serve [options]
        market-candles --version
+       market-candles export [options]   full histories into SQLite, CSV or JSON Lines (export --help)
 
 Serves the market-candles reference service on node:http.
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini'
-import { openEnumValues } from '../schemas/open-enum.js'
+import { ASSET_TYPES, FLAGS, INTERVALS, METHODS, assetTypeSchema, flagSchema, intervalSchema, methodSchema } from '../schemas/index.js'
 
 /** A JSON Schema (2020-12, the dialect of OpenAPI 3.1) as plain data. */
 export type JsonSchema = Record<string, unknown>
@@ -13,11 +13,23 @@ export interface SchemaMeta {
 }
 
 /**
+ * The open-enum schemas (strings whose known values may grow) and their known values. A schema with
+ * no JSON Schema of its own that is not listed here makes the conversion throw, so a new open enum
+ * cannot slip into the document as `{}`.
+ */
+const OPEN_ENUMS = new Map<z.core.$ZodType, readonly string[]>([
+  [intervalSchema, INTERVALS],
+  [methodSchema, METHODS],
+  [assetTypeSchema, ASSET_TYPES],
+  [flagSchema.def.innerType, FLAGS],
+])
+
+/**
  * An open enum (a string with known values that may grow) has no JSON Schema of its own: it is a
  * string, its known values listed as examples, so a newer value still validates.
  */
 function override({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodType; jsonSchema: JsonSchema }): void {
-  const known = openEnumValues.get(zodSchema as z.ZodMiniType)
+  const known = OPEN_ENUMS.get(zodSchema)
   if (known === undefined) return
   jsonSchema.type = 'string'
   jsonSchema.examples = [...known]
@@ -25,7 +37,7 @@ function override({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodType; jsonS
 }
 
 // Only the open enums may lack a JSON Schema (the override above gives them one); anything else throws.
-const unrepresentable = ({ zodSchema }: { zodSchema: z.core.$ZodType }) => (openEnumValues.has(zodSchema as z.ZodMiniType) ? 'any' : 'throw') as 'any' | 'throw'
+const unrepresentable = ({ zodSchema }: { zodSchema: z.core.$ZodType }) => (OPEN_ENUMS.has(zodSchema) ? 'any' : 'throw') as 'any' | 'throw'
 
 /** Drops what zod writes for a standalone document but OpenAPI's component schemas do without. */
 function clean(schema: JsonSchema): JsonSchema {

@@ -45,7 +45,7 @@ const IDLE_MS = 4000
 const PAUSE_JITTER = 0.25
 
 /** The longest a window is stretched when one request per window still draws 429s. */
-const MAX_STRETCH = 8
+const MAX_STRETCH = 4
 
 function header(headers: Headers | Record<string, string>, name: string): number | undefined {
   const raw = headers instanceof Headers ? headers.get(name) : (headers[name] ?? headers[name.toLowerCase()])
@@ -76,8 +76,11 @@ function header(headers: Headers | Record<string, string>, name: string): number
  *   the whole window; others, and it takes half the room they left (they may take the other half);
  * - a window in which every answer still left room, and none was a 429, raises the share by half
  *   that room (all of it when the room shows nobody else);
+ * - a full window of which this limiter holds more than all others together gives one request back
+ *   (and takes none for two windows), so a limiter that came later gets room to grow into;
  * - a 429 lowers the share to what got through in the last window (at most halving it per window);
- *   one request per window still refused stretches the window (two, four, up to eight seconds);
+ *   one request per window still refused stretches the window (two, then four seconds) until an
+ *   answer shows room again;
  * - a `Retry-After` longer than the window (a quota, a service in trouble) holds every request back
  *   for that long, plus up to a quarter of it at random so limiters do not resume in lockstep.
  * Uncoordinated limiters of one account so settle on the account's rate between them.
@@ -110,6 +113,8 @@ export class RateLimiter {
   #period = { start: -Infinity, remainingMin: Infinity, limited: false }
   /** The last cut of the share after a 429: when, and how low one window's cuts may go. */
   #cut = { at: -Infinity, floor: 1 }
+  /** No growth before this time, after giving a request back to others. */
+  #holdUntil = -Infinity
   /** How many windows one share lasts: above 1 when even one request per window draws 429s. */
   #stretch = 1
   #wake!: { promise: Promise<void>; resolve: () => void }
@@ -257,7 +262,7 @@ export class RateLimiter {
       if (first) this.#cut = { at: now, floor: Math.max(1, Math.floor(this.#share / 2)) }
       const through = this.#slots.filter((s) => s.sent > now - this.windowMs && !s.limited).length
       const wanted = Math.min(first ? this.#share - 1 : this.#share, through)
-      // Below one request per window: one per two windows, four, at most eight.
+      // Below one request per window: one per two windows, then per four.
       if (wanted < 1 && this.#share === 1 && first) this.#stretch = Math.min(MAX_STRETCH, this.#stretch * 2)
       this.#setShare(Math.max(this.#cut.floor, wanted))
       // A wait of one window is the sliding second itself, which the cut above answers: pausing
@@ -275,18 +280,30 @@ export class RateLimiter {
       if (slot.probe > this.#probe.last) [this.#probe.last, this.#probe.lastRemaining] = [slot.probe, remaining]
       return
     }
+    // Through, with room to spare: whatever stretched the window has passed.
+    if (this.#stretch > 1 && remaining > 0) {
+      this.#stretch = 1
+      this.#wakeWaiters()
+    }
     const period = this.#period
     period.remainingMin = Math.min(period.remainingMin, remaining)
     if (now - period.start < this.windowMs) return
     // A whole window in which every answer left room and none was a 429. Nobody else at all: take
     // the window. Others: half of the room, as they may take the other half.
     const room = period.remainingMin
-    if (!period.limited && room > 0) {
-      if (room >= this.#limit - this.#share) [this.#stretch, this.#share] = [1, this.#share]
+    const alone = room >= this.#limit - this.#share
+    if (!period.limited && room > 0 && (alone || now >= this.#holdUntil)) {
+      if (alone) this.#stretch = 1
       if (this.#stretch > 1) {
         this.#stretch /= 2
         this.#wakeWaiters()
-      } else this.#setShare(room >= this.#limit - this.#share ? this.#limit : this.#share + Math.ceil(room / 2))
+      } else this.#setShare(alone ? this.#limit : this.#share + Math.ceil(room / 2))
+    } else if (!period.limited && room === 0 && this.#share < this.#limit && this.#share > this.#limit - this.#share + 1) {
+      // The window is full and this limiter holds more of it than all the others together: give one
+      // request back, and do not take it again for two windows, so a limiter that came later (and
+      // cannot see past a full window) gets room to grow into.
+      this.#setShare(this.#share - 1)
+      this.#holdUntil = now + 2 * this.windowMs
     }
     this.#period = { start: now, remainingMin: Infinity, limited: false }
   }

@@ -10,12 +10,7 @@ export { isKnown } from './known-values.js'
  */
 export type OpenEnum<Known extends string> = Known | (string & {})
 
-/** The known values of each open-enum schema, for the OpenAPI document (internal). */
-export const openEnumValues = new WeakMap<z.ZodMiniType, readonly string[]>()
-
 /** A schema that accepts any string, typed as {@link OpenEnum} of `known`. */
 export function openEnum<const Known extends readonly [string, ...string[]]>(known: Known) {
-  const schema = z.custom<OpenEnum<Known[number]>>((value) => typeof value === 'string', { error: openEnumMessage(known) })
-  openEnumValues.set(schema, known)
-  return schema
+  return z.custom<OpenEnum<Known[number]>>((value) => typeof value === 'string', { error: openEnumMessage(known) })
 }

@@ -132,6 +132,31 @@ describe('the client-side rate limiter mirrors the service sliding window (D7)',
     expect(second).toBe(true)
   })
 
+  test('a limiter alone keeps the whole window; one holding more of a full window than all others together gives one request back', async () => {
+    let now = 0
+    const limiter = new RateLimiter({ perSecond: 10, marginMs: 0, now: () => now })
+    const answer = (remaining: number) => ({ status: 200, headers: { 'ratelimit-limit': '10', 'ratelimit-remaining': String(remaining) } })
+    ;(await limiter.acquire())(answer(9)) // the probe: nobody else
+    expect(limiter.share).toBe(10)
+    for (let window = 0; window < 4; window++) {
+      now += 1100
+      ;(await limiter.acquire())(answer(0)) // full, and all of it ours: nothing to give back
+    }
+    expect(limiter.share).toBe(10)
+    // others start: a 429 cuts the share to what got through, then full windows with others in them
+    const slots = []
+    now += 1100
+    for (let i = 0; i < 10; i++) slots.push(await limiter.acquire())
+    slots.slice(0, 8).forEach((release) => release(answer(0)))
+    slots.slice(8).forEach((release) => release({ status: 429, headers: { 'retry-after': '1' } }))
+    expect(limiter.share).toBe(8)
+    now += 1100
+    ;(await limiter.acquire())(answer(0))
+    now += 1100
+    ;(await limiter.acquire())(answer(0))
+    expect(limiter.share).toBe(7) // 8 of a full window against 2 of all others: one back
+  })
+
   test('pause holds every request back', () => {
     let now = 0
     const limiter = new RateLimiter({ now: () => now })

@@ -1,0 +1,200 @@
+import { parseArgs } from 'node:util'
+import { parseFlagTime } from './dates.js'
+import { ExportUsageError } from './usage-error.js'
+
+/** Output formats; the file extension or `--format` picks one. */
+export type ExportFormat = 'sqlite' | 'csv' | 'jsonl'
+
+/** The parsed options of `market-candles export`. */
+export interface ExportArgs {
+  /** `exchange` for one exchange's raw candles, `aggregated` for the combined series. */
+  kind: 'exchange' | 'aggregated'
+  exchange: string | undefined
+  method: string | undefined
+  /** `BASE/QUOTE` pairs; empty with `allPairs`. */
+  pairs: Array<{ base: string; quote: string }>
+  allPairs: boolean
+  interval: string
+  /** Epoch ms, or undefined for the first candle of each series. */
+  start: number | undefined
+  end: number | undefined
+  /** A path, or `-` for stdout. */
+  out: string
+  format: ExportFormat
+  apiKeyFile: string | undefined
+  baseUrl: string | undefined
+  mock: boolean
+  quiet: boolean
+  /** Seconds between progress lines when stderr is not a terminal. */
+  progressInterval: number
+  /** Candle requests per second the client allows itself; false for no client-side limit. */
+  rateLimit: number | false
+  help: boolean
+}
+
+export const EXPORT_USAGE = `Usage: market-candles export [options]
+
+Downloads full candle histories into SQLite, CSV or JSON Lines. Running the same command again
+continues after the last stored candle of each series: nothing is fetched twice.
+
+  market-candles export --exchange bitstamp --pair BTC/USD --interval 1m --start 2024-01-01 --out candles.sqlite
+  market-candles export --aggregated --pair BTC/USD --pair ETH/USD --interval 1h --out agg.csv
+  market-candles export --exchange bitstamp --all-pairs --interval 1d --out - --format jsonl
+
+What to export:
+  --exchange NAME        one exchange's raw candles (exchange_ohlcv)
+  --aggregated           the cross-exchange combined series instead (aggregated_ohlcv)
+  --method NAME          aggregation method, with --aggregated (default: the service's, omm_vwap_v1)
+  --pair BASE/QUOTE      a pair; repeat for several
+  --all-pairs            every pair the catalog lists for the exchange (or the aggregate) and interval
+  --interval I           1m, 1h or 1d
+  --start ISO            first close time (default: the first candle the catalog lists)
+  --end ISO              last close time (default: the latest candle)
+
+Where to:
+  --out FILE             .sqlite or .db, .csv, .jsonl; '-' writes CSV or JSON Lines to stdout
+  --format F             sqlite, csv or jsonl (default: from the extension of --out)
+
+Service:
+                         the API key comes from MARKET_CANDLES_API_KEY, or:
+  --api-key-file FILE    a file holding the key (one line)
+  --base-url URL         the service (default: MARKET_CANDLES_BASE_URL)
+  --mock                 run against the embedded reference service with a demo key
+  --rate-limit N|off     candle requests per second to stay under (default 10, the service's limit);
+                         off only for a service without a limit (serve --no-rate-limit)
+
+Output:
+  --quiet                no progress
+  --progress-interval S  seconds between progress lines when stderr is not a terminal (default 5)
+  -h, --help             show this help
+
+Exit codes: 0 done, 1 error (data written so far is kept), 2 bad flags, 130 interrupted (Ctrl-C).`
+
+const FORMATS: readonly ExportFormat[] = ['sqlite', 'csv', 'jsonl']
+
+/** The format of an output path from its extension, if it has a known one. */
+export function formatOfPath(path: string): ExportFormat | undefined {
+  const lower = path.toLowerCase()
+  if (lower.endsWith('.sqlite') || lower.endsWith('.db') || lower.endsWith('.sqlite3')) return 'sqlite'
+  if (lower.endsWith('.csv')) return 'csv'
+  if (lower.endsWith('.jsonl') || lower.endsWith('.ndjson')) return 'jsonl'
+  return undefined
+}
+
+// Keys passed as flag values end up in shell history and in every user's `ps` listing.
+const KEY_FLAG = /^--?api[-_]?key(=|$)/i
+
+function parsePair(text: string): { base: string; quote: string } {
+  const m = /^([^/\s]+)\/([^/\s]+)$/.exec(text.trim())
+  if (!m) throw new ExportUsageError(`--pair must be BASE/QUOTE, e.g. BTC/USD, got '${text}'`)
+  return { base: m[1]!, quote: m[2]! }
+}
+
+// node:util's messages quote the token; an unknown `--flag=value` must not echo the value.
+function sanitize(message: string): string {
+  return message.replace(/'(--?[^'=\s]+)=[^']*'/g, "'$1=…'")
+}
+
+/** Parses the arguments after `export`; throws {@link ExportUsageError} for any mistake. */
+export function parseExportArgs(argv: readonly string[]): ExportArgs {
+  const keyFlag = argv.find((a) => KEY_FLAG.test(a))
+  if (keyFlag !== undefined) {
+    throw new ExportUsageError(
+      'the API key is never taken from a flag: a key on the command line is visible to every user of this machine (ps) and stays in your shell history. Set MARKET_CANDLES_API_KEY, or put the key in a file and pass --api-key-file FILE',
+    )
+  }
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        exchange: { type: 'string' },
+        aggregated: { type: 'boolean', default: false },
+        method: { type: 'string' },
+        pair: { type: 'string', multiple: true },
+        'all-pairs': { type: 'boolean', default: false },
+        interval: { type: 'string' },
+        start: { type: 'string' },
+        end: { type: 'string' },
+        out: { type: 'string', short: 'o' },
+        format: { type: 'string' },
+        'api-key-file': { type: 'string' },
+        'base-url': { type: 'string' },
+        mock: { type: 'boolean', default: false },
+        quiet: { type: 'boolean', short: 'q', default: false },
+        'progress-interval': { type: 'string' },
+        'rate-limit': { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    })
+  } catch (error) {
+    throw new ExportUsageError(sanitize((error as Error).message))
+  }
+  const v = parsed.values
+  const base = {
+    apiKeyFile: v['api-key-file'],
+    baseUrl: v['base-url'],
+    mock: v.mock,
+    quiet: v.quiet,
+    help: v.help,
+  }
+  if (v.help) {
+    return { ...base, kind: 'exchange', exchange: undefined, method: undefined, pairs: [], allPairs: false, interval: '', start: undefined, end: undefined, out: '', format: 'csv', progressInterval: 5, rateLimit: 10 }
+  }
+  const nonEmpty = (name: string, value: string | undefined) => {
+    if (value !== undefined && value.trim() === '') throw new ExportUsageError(`--${name} cannot be empty`)
+    return value
+  }
+  const kind = v.aggregated ? 'aggregated' : 'exchange'
+  const exchange = nonEmpty('exchange', v.exchange)
+  const method = nonEmpty('method', v.method)
+  if (kind === 'exchange' && exchange === undefined) throw new ExportUsageError('give --exchange NAME, or --aggregated for the combined series')
+  if (kind === 'aggregated' && exchange !== undefined) throw new ExportUsageError('--exchange and --aggregated exclude each other: aggregated candles combine every exchange')
+  if (kind === 'exchange' && method !== undefined) throw new ExportUsageError('--method applies to --aggregated only')
+  const pairs = (v.pair ?? []).map(parsePair)
+  if (pairs.length === 0 && !v['all-pairs']) throw new ExportUsageError('give --pair BASE/QUOTE (repeatable) or --all-pairs')
+  if (pairs.length > 0 && v['all-pairs']) throw new ExportUsageError('--pair and --all-pairs exclude each other')
+  const seen = new Set<string>()
+  for (const p of pairs) {
+    const key = `${p.base}/${p.quote}`
+    if (seen.has(key)) throw new ExportUsageError(`--pair ${key} is given twice`)
+    seen.add(key)
+  }
+  const interval = nonEmpty('interval', v.interval)
+  if (interval === undefined) throw new ExportUsageError('give --interval (1m, 1h or 1d)')
+  const start = v.start === undefined ? undefined : parseFlagTime('start', v.start)
+  const end = v.end === undefined ? undefined : parseFlagTime('end', v.end)
+  if (start !== undefined && end !== undefined && start > end) throw new ExportUsageError(`--start ${v.start} is after --end ${v.end}`)
+  const out = nonEmpty('out', v.out)
+  if (out === undefined) throw new ExportUsageError("give --out FILE (.sqlite, .db, .csv, .jsonl), or --out - for stdout")
+  if (v.format !== undefined && !FORMATS.includes(v.format as ExportFormat)) {
+    throw new ExportUsageError(`--format must be sqlite, csv or jsonl, got '${v.format}'`)
+  }
+  let format = v.format as ExportFormat | undefined
+  if (out === '-') {
+    if (format === undefined) throw new ExportUsageError('--out - (stdout) needs --format csv or --format jsonl')
+    if (format === 'sqlite') throw new ExportUsageError('SQLite cannot be written to stdout: give --out FILE.sqlite')
+  }
+  format ??= formatOfPath(out)
+  if (format === undefined) throw new ExportUsageError(`cannot tell the format of '${out}' from its extension: use .sqlite, .db, .csv or .jsonl, or give --format`)
+  if (v.mock && base.baseUrl !== undefined) throw new ExportUsageError('--mock and --base-url exclude each other')
+  nonEmpty('base-url', base.baseUrl)
+  nonEmpty('api-key-file', base.apiKeyFile)
+  let progressInterval = 5
+  if (v['progress-interval'] !== undefined) {
+    progressInterval = Number(v['progress-interval'])
+    if (!/^\d+(\.\d+)?$/.test(v['progress-interval']) || !(progressInterval >= 0.1 && progressInterval <= 3600)) {
+      throw new ExportUsageError(`--progress-interval must be a number of seconds from 0.1 to 3600, got '${v['progress-interval']}'`)
+    }
+  }
+  let rateLimit: number | false = 10
+  const rate = v['rate-limit']
+  if (rate !== undefined) {
+    if (rate === 'off') rateLimit = false
+    else if (/^\d+(\.\d+)?$/.test(rate) && Number(rate) > 0 && Number(rate) <= 1000) rateLimit = Number(rate)
+    else throw new ExportUsageError(`--rate-limit must be requests per second (up to 1000) or off, got '${rate}'`)
+  }
+  return { ...base, kind, exchange, method, pairs, allPairs: v['all-pairs'], interval, start, end, out, format, progressInterval, rateLimit }
+}

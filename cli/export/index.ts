@@ -1,0 +1,3 @@
+export { runExport, type ExportIO } from './run-export.js'
+export { runExportInWorker } from './run-in-worker.js'
+export { EXPORT_USAGE } from './args.js'

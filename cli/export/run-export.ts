@@ -1,0 +1,174 @@
+import type { Writable } from 'node:stream'
+import { APIUserAbortError, NotFoundError, createClient, type MarketCandles, type PairCoverage } from '../../src/index.js'
+import { DEFAULT_METHOD } from '../../src/schemas/index.js'
+import { readApiKey } from './api-key.js'
+import { EXPORT_USAGE, parseExportArgs, type ExportArgs } from './args.js'
+import { ExportError } from './export-error.js'
+import { describeFailure, keptNote } from './describe-failure.js'
+import { MOCK_KEY, startEmbeddedService } from './embedded-service.js'
+import { RequestMeter, plainReporter, silentReporter, ttyReporter, type ProgressReporter, type ReporterContext } from './progress/index.js'
+import { SeriesFailure, exportAll, type RunTotals } from './runner.js'
+import { selectSeries, type Series } from './series.js'
+import { shellQuote } from './shell-quote.js'
+import { openSink, type Sink } from './sinks/index.js'
+import { ExportUsageError } from './usage-error.js'
+
+/** Where a run reads and writes; the real process by default (tests and the bench pass their own). */
+export interface ExportIO {
+  env: NodeJS.ProcessEnv
+  stdout: Writable
+  stderr: Writable
+  /** Whether stderr is a terminal: progress bars there, plain lines otherwise. */
+  stderrIsTTY: boolean
+  /** Replaces the progress display (the bench measures through it). */
+  reporter?: (context: ReporterContext) => ProgressReporter
+  /** Receives the abort that SIGINT would send; the default listens to SIGINT. */
+  onInterrupt?: (interrupt: () => void) => () => void
+}
+
+const processIO = (): ExportIO => ({
+  env: process.env,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stderrIsTTY: Boolean(process.stderr.isTTY),
+})
+
+// First SIGINT: stop after the page in hand; a second one: leave at once (every written page is whole).
+const listenToSigint = (interrupt: () => void) => {
+  let count = 0
+  const handler = () => {
+    if (++count === 1) interrupt()
+    else process.exit(130)
+  }
+  process.on('SIGINT', handler)
+  return () => process.off('SIGINT', handler)
+}
+
+/** Runs `market-candles export ARGS`; resolves with the exit code (0, 1, 2 or 130). */
+export async function runExport(argv: readonly string[], io: ExportIO = processIO()): Promise<number> {
+  const say = (text: string) => io.stderr.write(`${text}\n`)
+  let args: ExportArgs
+  try {
+    args = parseExportArgs(argv)
+  } catch (error) {
+    if (!(error instanceof ExportUsageError)) throw error
+    say(`market-candles export: ${error.message}\n\n${EXPORT_USAGE}`)
+    return 2
+  }
+  if (args.help) {
+    io.stdout.write(`${EXPORT_USAGE}\n`)
+    return 0
+  }
+  let apiKey: string | undefined
+  let keySource: string
+  try {
+    apiKey = readApiKey(args.apiKeyFile, args.mock ? {} : io.env)
+    keySource = args.apiKeyFile !== undefined ? `--api-key-file ${args.apiKeyFile}` : 'MARKET_CANDLES_API_KEY'
+    if (args.mock && apiKey === undefined) {
+      apiKey = MOCK_KEY
+      keySource = `the demo key ${MOCK_KEY}`
+    }
+    if (apiKey === undefined) throw new ExportUsageError('no API key: set MARKET_CANDLES_API_KEY, or give --api-key-file FILE (or try --mock)')
+    if (!args.mock && args.baseUrl === undefined && !io.env.MARKET_CANDLES_BASE_URL) {
+      throw new ExportUsageError('no service URL: give --base-url URL or set MARKET_CANDLES_BASE_URL (or try --mock)')
+    }
+  } catch (error) {
+    if (!(error instanceof ExportUsageError)) throw error
+    say(`market-candles export: ${error.message}\n\n${EXPORT_USAGE}`)
+    return 2
+  }
+
+  const embedded = args.mock ? await startEmbeddedService() : undefined
+  const baseUrl = embedded?.url ?? args.baseUrl ?? io.env.MARKET_CANDLES_BASE_URL!
+  const meter = new RequestMeter()
+  let client: MarketCandles
+  try {
+    client = createClient({
+      apiKey,
+      baseUrl,
+      rateLimit: args.rateLimit === false ? false : { perSecond: args.rateLimit },
+      hooks: {
+        onResponse: (event) => {
+          if (event.endpoint === 'exchange_ohlcv' || event.endpoint === 'aggregated_ohlcv') meter.response(event.status)
+        },
+      },
+    })
+  } catch (error) {
+    await embedded?.close()
+    say(`market-candles export: --base-url: ${(error as Error).message}\n\n${EXPORT_USAGE}`)
+    return 2
+  }
+  if (embedded && !args.quiet) say(`export: --mock: the embedded reference service at ${embedded.url}, key from ${keySource}`)
+
+  const controller = new AbortController()
+  const stopListening = (io.onInterrupt ?? listenToSigint)(() => controller.abort())
+  const context: ReporterContext = { meter, stream: io.stderr, intervalSeconds: args.progressInterval }
+  const reporter: ProgressReporter =
+    io.reporter?.(context) ??
+    (args.quiet ? silentReporter
+    : io.stderrIsTTY ? ttyReporter(context)
+    : plainReporter(context))
+  const totals: RunTotals = { series: 0, candles: 0, pages: 0 }
+  let catalog: PairCoverage[] | undefined
+  let sink: Sink | undefined
+  const started = performance.now()
+  try {
+    // The method is named even when it is the service's default, so resume can find the series.
+    if (args.kind === 'aggregated') args.method ??= DEFAULT_METHOD
+    catalog = await readCatalog(client, args, controller.signal)
+    const planned: Series[] = selectSeries(args, catalog)
+    sink = await openSink(args.out, args.format, args.kind, planned, io.stdout)
+    await exportAll(client, planned, args, sink, reporter, controller.signal, totals)
+    await sink.close()
+    sink = undefined
+    reporter.stop()
+    if (!args.quiet) say(summary(totals, meter, started, args.out))
+    return 0
+  } catch (error) {
+    reporter.stop()
+    try {
+      await sink?.close()
+    } catch (closeError) {
+      say(`market-candles export: closing ${args.out} failed: ${(closeError as Error).message}`)
+    }
+    const aborted = (error instanceof SeriesFailure ? error.cause : error) instanceof APIUserAbortError
+    if (aborted || controller.signal.aborted) {
+      say(`\nInterrupted after ${totals.candles} candles in ${totals.pages} pages; every page written is complete.`)
+      if (args.out === '-') say('Output went to stdout: to resume later, export to a file (--out FILE).')
+      else say(`Run the same command again to continue where it stopped:\n  market-candles export ${shellQuote(argv)}`)
+      return 130
+    }
+    say(`market-candles export: ${error instanceof ExportError ? error.message : describeFailure(error, { baseUrl, catalog, keySource })}`)
+    if (totals.candles > 0) say(keptNote(args.out, totals.candles))
+    return 1
+  } finally {
+    stopListening()
+    await embedded?.close()
+  }
+}
+
+/** The pairs catalog of the export's exchange (or aggregate) and interval: public, never counted. */
+async function readCatalog(client: MarketCandles, args: ExportArgs, signal: AbortSignal): Promise<PairCoverage[]> {
+  try {
+    return args.kind === 'exchange'
+      ? await client.exchangePairs({ exchange: args.exchange!, interval: args.interval }, { signal })
+      : await client.aggregatedPairs({ interval: args.interval, method: args.method }, { signal })
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error
+    // An unknown exchange: say which ones exist.
+    if (args.kind === 'exchange' && /exchange/i.test(String(error.detail))) {
+      const names = await client.exchanges({ signal }).then(
+        (list) => list.map((e) => e.name).join(', '),
+        () => undefined,
+      )
+      throw new ExportError(`${String(error.detail)} (404)${names ? `. Exchanges: ${names}` : ''}`)
+    }
+    throw new ExportError(`${String(error.detail)} (404)${/interval/i.test(String(error.detail)) ? '. Intervals: 1m, 1h, 1d' : ''}`)
+  }
+}
+
+function summary(totals: RunTotals, meter: RequestMeter, started: number, out: string): string {
+  const seconds = (performance.now() - started) / 1000
+  const rate = seconds > 0 ? meter.requests / seconds : 0
+  return `export: done: ${totals.series} series, ${totals.candles} candles in ${totals.pages} pages, ${meter.requests} requests (${rate.toFixed(1)}/s), ${meter.rateLimited} × 429, ${seconds.toFixed(1)} s → ${out === '-' ? 'stdout' : out}`
+}

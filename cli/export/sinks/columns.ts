@@ -1,0 +1,42 @@
+/**
+ * The column order of CSV files and SQLite tables: the resource's fields in the API's own order.
+ * Documented in docs/export.md; changing it breaks users' files.
+ */
+export const EXCHANGE_COLUMNS = [
+  'exchange',
+  'interval',
+  'base',
+  'quote',
+  'close_ts',
+  'open',
+  'high',
+  'low',
+  'close',
+  'base_volume',
+  'quote_volume',
+  'source_provider',
+  'source_channel',
+  'flag',
+] as const
+
+export const AGGREGATED_COLUMNS = [
+  'method',
+  'interval',
+  'base',
+  'quote',
+  'close_ts',
+  'open',
+  'high',
+  'low',
+  'close',
+  'base_volume',
+  'quote_volume',
+  'exchanges',
+  'flag',
+] as const
+
+export type Kind = 'exchange' | 'aggregated'
+
+export function columnsOf(kind: Kind): readonly string[] {
+  return kind === 'exchange' ? EXCHANGE_COLUMNS : AGGREGATED_COLUMNS
+}
