@@ -6,6 +6,7 @@
  * with fetch + JSON.parse and nothing else, on the main thread. Prints one line, `result <JSON>`.
  * Exits when its stdin closes (the bench died).
  */
+import { readFileSync } from 'node:fs'
 import { Writable } from 'node:stream'
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
 import { runExport } from '../cli/export/index.js'
@@ -49,7 +50,8 @@ const cpuNow = () => {
 
 const MB = 2 ** 20
 const [mode, json] = isMainThread ? process.argv.slice(2) : (workerData as string[])
-const config = JSON.parse(json ?? '{}') as ExportChildConfig
+// `@FILE`: the config is in that file (a long URL list exceeds the system's limit on one argument).
+const config = JSON.parse((json?.startsWith('@') ? readFileSync(json.slice(1), 'utf8') : json) ?? '{}') as ExportChildConfig
 const discard = () => new Writable({ write: (_c, _e, done) => done() })
 
 async function exportRun(): Promise<ExportChildResult> {

@@ -10,7 +10,7 @@
  * Every run is a child process (bench/export-child.ts) running the same function as the CLI.
  */
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CLI } from './build-cli.js'
@@ -48,7 +48,16 @@ export interface ExportBench {
 }
 
 function inChild(mode: 'export' | 'raw', config: ExportChildConfig): Promise<ExportChildResult> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, mode, JSON.stringify(config)], { stdio: ['pipe', 'pipe', 'pipe'] })
+  // A config longer than one argument may be (128 KiB on Linux: E2BIG) goes through a temp file.
+  let json = JSON.stringify(config)
+  let configDir: string | undefined
+  if (json.length > 64 * 1024) {
+    configDir = mkdtempSync(join(tmpdir(), 'market-candles-export-config-'))
+    writeFileSync(join(configDir, 'config.json'), json)
+    json = `@${join(configDir, 'config.json')}`
+  }
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, mode, json], { stdio: ['pipe', 'pipe', 'pipe'] })
+  child.once('exit', () => configDir && rmSync(configDir, { recursive: true, force: true }))
   const kill = () => child.kill('SIGKILL')
   process.on('exit', kill)
   let out = ''
