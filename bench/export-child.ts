@@ -6,6 +6,7 @@
  * with fetch + JSON.parse and nothing else, on the main thread. Prints one line, `result <JSON>`.
  * Exits when its stdin closes (the bench died).
  */
+import { readFileSync } from 'node:fs'
 import { Writable } from 'node:stream'
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
 import { runExport } from '../cli/export/index.js'
@@ -19,8 +20,9 @@ export interface ExportChildConfig {
   argv?: string[]
   /** Record RSS (MB) once at least this many candles are written. */
   rssMarks?: number[]
-  /** raw mode: page URLs and how many to keep in flight. */
-  urls?: string[]
+  /** raw mode: `pages` full 1m BTC/USD pages from `startMs` (the export's windows), `concurrency` in flight. */
+  startMs?: number
+  pages?: number
   concurrency?: number
 }
 
@@ -48,7 +50,8 @@ const cpuNow = () => {
 
 const MB = 2 ** 20
 const [mode, json] = isMainThread ? process.argv.slice(2) : (workerData as string[])
-const config = JSON.parse(json ?? '{}') as ExportChildConfig
+// `@FILE`: the config is in that file (a long URL list exceeds the system's limit on one argument).
+const config = JSON.parse((json?.startsWith('@') ? readFileSync(json.slice(1), 'utf8') : json) ?? '{}') as ExportChildConfig
 const discard = () => new Writable({ write: (_c, _e, done) => done() })
 
 async function exportRun(): Promise<ExportChildResult> {
@@ -112,7 +115,11 @@ async function exportRun(): Promise<ExportChildResult> {
 }
 
 async function rawRun(): Promise<ExportChildResult> {
-  const urls = config.urls!
+  // The same windows the export's walk requests: `limit` minutes each, from the range's start.
+  const urls = Array.from({ length: config.pages! }, (_, k) => {
+    const start = new Date(config.startMs! + k * 1000 * 60_000).toISOString()
+    return `${config.baseUrl}/v1/exchange_ohlcv?exchange=bitstamp&interval=1m&base=BTC&quote=USD&limit=1000&start=${start}`
+  })
   let next = 0
   let candles = 0
   const started = performance.now()

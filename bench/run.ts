@@ -81,7 +81,11 @@ const table: TableRow[] = []
 let ok = true
 for (const section of selected) {
   const t0 = performance.now()
-  const result = await section.run()
+  // A section that throws is reported and the others still run: the table says what failed.
+  const result = await section.run().catch((error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error)
+    return { pass: false, rows: [{ figure: `failed: ${message.split('\n')[0]}`, goal: '', verdict: 'not measured' as const }], lines: [`${section.id}. FAILED: ${message}`] }
+  })
   for (const line of result.lines) console.log(line)
   console.log(`  (${seconds(t0)} s)`)
   console.log('')
