@@ -20,8 +20,9 @@ export interface ExportChildConfig {
   argv?: string[]
   /** Record RSS (MB) once at least this many candles are written. */
   rssMarks?: number[]
-  /** raw mode: page URLs and how many to keep in flight. */
-  urls?: string[]
+  /** raw mode: `pages` full 1m BTC/USD pages from `startMs` (the export's windows), `concurrency` in flight. */
+  startMs?: number
+  pages?: number
   concurrency?: number
 }
 
@@ -114,7 +115,11 @@ async function exportRun(): Promise<ExportChildResult> {
 }
 
 async function rawRun(): Promise<ExportChildResult> {
-  const urls = config.urls!
+  // The same windows the export's walk requests: `limit` minutes each, from the range's start.
+  const urls = Array.from({ length: config.pages! }, (_, k) => {
+    const start = new Date(config.startMs! + k * 1000 * 60_000).toISOString()
+    return `${config.baseUrl}/v1/exchange_ohlcv?exchange=bitstamp&interval=1m&base=BTC&quote=USD&limit=1000&start=${start}`
+  })
   let next = 0
   let candles = 0
   const started = performance.now()

@@ -16,7 +16,7 @@ import { join } from 'node:path'
 import { CLI } from './build-cli.js'
 import { startChildServer, type ChildServer } from './child-server.js'
 import type { ExportChildConfig, ExportChildResult } from './export-child.js'
-import { API_KEY, MINUTE, NOW, PAGE_LIMIT } from './fixtures.js'
+import { API_KEY, NOW } from './fixtures.js'
 import { fmt, median, verdict } from './stats.js'
 import { verdictOf, type BenchRow } from './table.js'
 import { fullPageRange, type WalkRange } from './walk-range.js'
@@ -124,10 +124,6 @@ export async function measureExport(): Promise<ExportBench> {
 
       // (c) throughput into SQLite beside the raw loop, alternating rounds
       const range = fullPageRange(Date.UTC(2022, 0, 1), THROUGHPUT_PAGES)
-      const urls = Array.from({ length: THROUGHPUT_PAGES }, (_, k) => {
-        const start = new Date(Date.parse(range.start) + k * PAGE_LIMIT * MINUTE).toISOString()
-        return `${server.url}/v1/exchange_ohlcv?exchange=bitstamp&interval=1m&base=BTC&quote=USD&limit=${PAGE_LIMIT}&start=${start}`
-      })
       const exportRates: number[] = []
       const rawRates: number[] = []
       const exportCandles: number[] = []
@@ -140,7 +136,7 @@ export async function measureExport(): Promise<ExportBench> {
         exportRates.push(e.candles / (e.writeSpanMs / 1000))
         exportCandles.push(e.candles)
         exportCpuRates.push(e.candles / (e.cpuMs / 1000))
-        const r = await inChild('raw', { baseUrl: server.url, urls, concurrency: 8 })
+        const r = await inChild('raw', { baseUrl: server.url, startMs: Date.parse(range.start), pages: THROUGHPUT_PAGES, concurrency: 8 })
         rawRates.push(r.candles / (r.writeSpanMs / 1000))
         rawCpuRates.push(r.candles / (r.cpuMs / 1000))
       }

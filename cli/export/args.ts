@@ -68,7 +68,8 @@ Output:
   --progress-interval S  seconds between progress lines when stderr is not a terminal (default 5)
   -h, --help             show this help
 
-Exit codes: 0 done, 1 error (data written so far is kept), 2 bad flags, 130 interrupted (Ctrl-C).`
+Exit codes: 0 done, 1 error (data written so far is kept), 2 bad flags, 130 interrupted (Ctrl-C),
+141 stdout closed by its reader.`
 
 const FORMATS: readonly ExportFormat[] = ['sqlite', 'csv', 'jsonl']
 

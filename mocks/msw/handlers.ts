@@ -1,8 +1,8 @@
-import { HttpResponse, delay, http, type HttpHandler } from 'msw'
+import { HttpResponse, http, type HttpHandler } from 'msw'
 import { DEFAULT_BASE_URL } from '../../src/contract/index.js'
-import { CORS_HEADERS, preflightHeaders } from '../core/cors.js'
 import type { MockService } from '../core/service.js'
-import { BytePool, encodeBody } from './encode-body.js'
+import { answer, type AnswerContext } from './answer.js'
+import { BytePool } from './encode-body.js'
 
 /** Options of {@link createHandlers}. */
 export interface MockHandlersOptions {
@@ -21,23 +21,18 @@ export interface MockHandlersOptions {
  * const server = setupServer(...createHandlers(createMockService(), { baseUrl: 'http://localhost:8080' }))
  */
 export function createHandlers(service: MockService, options: MockHandlersOptions = {}): HttpHandler[] {
-  const base = new URL(options.baseUrl ?? DEFAULT_BASE_URL)
-  const prefix = base.pathname.replace(/\/+$/, '')
-  const latency = options.latency ?? 0
-  const pool = new BytePool()
+  const { pattern, context } = handlersContext(service, options)
   return [
-    http.all(`${base.origin}${prefix}/*`, async ({ request }) => {
-      // Every OPTIONS is a preflight here: happy-dom's arrives without Origin and
-      // Access-Control-Request-Method (contract: other-requests).
-      if (request.method === 'OPTIONS') {
-        return new HttpResponse(null, { status: 204, headers: preflightHeaders(request.headers.get('access-control-request-headers')) })
-      }
-      const url = new URL(request.url)
-      const res = await service.handle({ method: request.method, url: url.pathname.slice(prefix.length) + url.search, headers: request.headers })
-      if (latency > 0) await delay(latency)
-      if (res.networkError) return HttpResponse.error()
-      const headers = { ...CORS_HEADERS, 'content-type': 'application/json', ...res.headers }
-      return new HttpResponse(res.status === 204 ? null : encodeBody(res.body, pool), { status: res.status, headers })
+    http.all(pattern, async ({ request }) => {
+      const res = await answer(request, context)
+      return res === 'network-error' ? HttpResponse.error() : res
     }),
   ]
+}
+
+/** The URL pattern the handlers intercept and what they answer with. */
+export function handlersContext(service: MockService, options: MockHandlersOptions): { pattern: string; context: AnswerContext } {
+  const base = new URL(options.baseUrl ?? DEFAULT_BASE_URL)
+  const prefix = base.pathname.replace(/\/+$/, '')
+  return { pattern: `${base.origin}${prefix}/*`, context: { service, prefix, latency: options.latency ?? 0, pool: new BytePool() } }
 }

@@ -172,7 +172,8 @@ export class Transport {
       log.log('debug', `GET ${info.url} -> no response after ${ms(started)} ms (attempt ${event.attempt + 1})`, { url: info.url, attempt: event.attempt, durationMs: ms(started) })
       if ((error as Error).name === 'TimeoutError') throw new APITimeoutError(info, timeout as number)
       // ky's errors carry the request and its headers: only a sanitized copy of the runtime's cause is kept.
-      const cause = (error as Error)?.name === 'NetworkError' ? (error as Error).cause : error
+      // (happy-dom's own fetch failure is a DOMException also named NetworkError, with no cause)
+      const cause = (error as Error)?.name === 'NetworkError' && (error as Error).cause !== undefined ? (error as Error).cause : error
       const message = this.#placeholder
         ? `Connection error: ${DEFAULT_BASE_URL} is a placeholder that never resolves; set the client's baseUrl option (or the MARKET_CANDLES_BASE_URL environment variable) to the service's URL`
         : 'Connection error'

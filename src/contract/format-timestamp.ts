@@ -45,8 +45,3 @@ export function formatTimestamp(ms: number): string {
     ZERO + ((s / 10) | 0), ZERO + (s % 10), Z,
   )
 }
-
-/** Formats epoch milliseconds as ISO 8601 with milliseconds, for cursor values like `close_ts + 1 ms` (contract: paging). */
-export function formatInstant(ms: number): string {
-  return new Date(ms).toISOString()
-}

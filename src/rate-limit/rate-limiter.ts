@@ -108,7 +108,7 @@ export class RateLimiter {
   #limit: number
   /** Requests this limiter lets through per window: the account's rate less what others use. */
   #share: number
-  /** Probe slots still unanswered; undefined once the limiter has learned whether others share the account. */
+  /** The probe of a fresh (or idle) limiter; undefined once it has learned whether others use the account. */
   #probe: { size: number; pending: number; sent: number; answered: number; last: number; lastRemaining: number | undefined } | undefined
   #period = { start: -Infinity, remainingMin: Infinity, limited: false }
   /** The last cut of the share after a 429: when, and how low one window's cuts may go. */
@@ -152,8 +152,8 @@ export class RateLimiter {
     resolve()
   }
 
-  // Until the first answers say whether anyone else uses the account, half a window: limiters
-  // starting together then fill the window between them instead of drawing 429s.
+  // Until the first answers say whether anyone else uses the account, a quarter of a window:
+  // limiters starting together then fit in the window together instead of drawing 429s.
   #startProbe(): void {
     const size = Math.max(1, Math.ceil(this.#limit / 4))
     this.#probe = { size, pending: 0, sent: 0, answered: 0, last: -1, lastRemaining: undefined }

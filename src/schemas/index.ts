@@ -1,7 +1,8 @@
 /*
  * `market-candles/schemas`: the zod schemas (zod/mini) of every resource and error body the service
  * answers with, the known values of its open enums and their guards. Every name is public: the
- * pinned list is in test/public-api.test.ts. compiled.ts is internal (the SDK's fast parsing path).
+ * pinned list is in test/public-api.test.ts. compiled.ts (zod's compiled parser, for the reference
+ * service's own response check), wire-shape.ts and wire-shapes.ts (the SDK's zod-free checks) are internal.
  */
 
 // Open enums: values newer than this package pass validation; the guards tell them apart

@@ -59,10 +59,16 @@ export function sdkWithMockSuite(environment: 'node' | 'jsdom' | 'happy-dom'): v
       expect((error as RateLimitError).headers['ratelimit-remaining']).toBe('0')
     })
 
-    test('a connection failure is an APIConnectionError', async () => {
-      mock.service.faults.add({ path: '/v1/assets', networkError: true })
-      const error = await client().assets().catch((e: unknown) => e)
+    test('a connection failure is an APIConnectionError whose cause keeps the runtime\'s message (never the key)', async () => {
+      mock.service.faults.add({ path: '/v1/exchange_ohlcv', networkError: true })
+      const error = await client('demo-pro-key').exchangeOhlcv({ ...BTC, limit: 1 }).catch((e: unknown) => e)
       expect(error).toBeInstanceOf(APIConnectionError)
+      // The environment's fetch fails with an error of its own realm (happy-dom's, jsdom's): the
+      // cause is a copy that keeps its message.
+      const cause = (error as APIConnectionError).cause as Error | undefined
+      expect(cause).toBeInstanceOf(Error)
+      expect(cause!.message).not.toBe('')
+      expect(JSON.stringify(error, Object.getOwnPropertyNames(error)) + String(cause!.message) + String(cause!.stack)).not.toContain('demo-pro-key')
     })
   })
 }

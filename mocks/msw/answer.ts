@@ -1,0 +1,31 @@
+import { delay } from 'msw'
+import { CORS_HEADERS, preflightHeaders } from '../core/cors.js'
+import type { MockService } from '../core/service.js'
+import { type BytePool, encodeBody } from './encode-body.js'
+
+/** What the handlers need to answer a request under their base URL. */
+export interface AnswerContext {
+  service: MockService
+  /** The base URL's path prefix, without a trailing slash. */
+  prefix: string
+  latency: number
+  pool: BytePool
+}
+
+/**
+ * The service's answer to a request, as a Response with the standalone server's CORS headers, or
+ * `'network-error'` for an injected broken connection. Shared by the MSW handlers and `mock.fetch`.
+ */
+export async function answer(request: Request, context: AnswerContext): Promise<Response | 'network-error'> {
+  // Every OPTIONS is a preflight here: happy-dom's arrives without Origin and
+  // Access-Control-Request-Method (contract: other-requests).
+  if (request.method === 'OPTIONS') {
+    return new Response(null, { status: 204, headers: preflightHeaders(request.headers.get('access-control-request-headers')) })
+  }
+  const url = new URL(request.url)
+  const res = await context.service.handle({ method: request.method, url: url.pathname.slice(context.prefix.length) + url.search, headers: request.headers })
+  if (context.latency > 0) await delay(context.latency)
+  if (res.networkError) return 'network-error'
+  const headers = { ...CORS_HEADERS, 'content-type': 'application/json', ...res.headers }
+  return new Response(res.status === 204 ? null : encodeBody(res.body, context.pool), { status: res.status, headers })
+}
