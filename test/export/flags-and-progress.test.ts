@@ -108,7 +108,7 @@ describe('market-candles export: bad flags print the usage and exit 2', () => {
 describe('market-candles export: progress', () => {
   test('off a terminal: plain lines on stderr every --progress-interval seconds, with candles done/expected, pages, requests/s, 429s, ETA', async () => {
     const out = join(dir, 'p.sqlite')
-    const r = await runCli(['export', '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1h', '--start', '2024-01-01', '--end', '2024-12-31', '--out', out, '--progress-interval', '0.2'], env)
+    const r = await runCli(['export', '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1h', '--start', '2024-01-01', '--end', '2024-12-31', '--out', out, '--progress-interval', '0.2', '--rate-limit', '3'], env)
     expect(r.code).toBe(0)
     const lines = r.stderr.trimEnd().split('\n')
     const progress = lines.filter((l) => l.startsWith('export: bitstamp BTC/USD 1h: '))
