@@ -63,6 +63,20 @@ describe('CORS in the MSW handlers, as the standalone server sends it (contract:
     }
   })
 
+  test('an answer read after later answers were made is still its own page, byte for byte', async () => {
+    const server = await startMockServer({ now: '2026-06-01T00:00:00Z' })
+    try {
+      const init = { headers: { 'x-api-key': 'demo-enterprise-key' } }
+      const paths = ['BTC', 'ETH', 'LTC'].map((base) => `/v1/exchange_ohlcv?exchange=bitstamp&interval=1m&base=${base}&quote=USD&limit=1000`)
+      const viaMsw = []
+      for (const path of paths) viaMsw.push(await answer(path, init))
+      expect(viaMsw.map((res) => res.status)).toEqual([200, 200, 200])
+      for (const [i, path] of paths.entries()) expect(await viaMsw[i]!.text()).toBe(await (await fetch(`${server.url}${path}`, init)).text())
+    } finally {
+      await server.close()
+    }
+  })
+
   test('the standalone server sends the same CORS headers', async () => {
     const server = await startMockServer({ now: '2026-06-01T00:00:00Z' })
     try {
