@@ -67,7 +67,7 @@ describe('CORS in the MSW handlers, as the standalone server sends it (contract:
     const server = await startMockServer({ now: '2026-06-01T00:00:00Z' })
     try {
       const init = { headers: { 'x-api-key': 'demo-enterprise-key' } }
-      const paths = ['BTC', 'ETH', 'LTC'].map((base) => `/v1/exchange_ohlcv?exchange=bitstamp&interval=1m&base=${base}&quote=USD&limit=1000`)
+      const paths = ['2026-05-01', '2026-04-01', '2026-03-01'].map((end) => `/v1/exchange_ohlcv?exchange=bitstamp&interval=1m&base=BTC&quote=USD&limit=1000&end=${end}T00:00:00Z`)
       const viaMsw = []
       for (const path of paths) viaMsw.push(await answer(path, init))
       expect(viaMsw.map((res) => res.status)).toEqual([200, 200, 200])
