@@ -7,11 +7,16 @@ import { encodeJson } from '../server/encode-json.js'
 const hasBuffer = typeof (globalThis as { Buffer?: unknown }).Buffer === 'function'
 
 /**
- * The body of an answer as MSW sends it: `JSON.stringify(body)`, as bytes in Node. A response keeps
- * its buffer (nothing tells when the caller has read it), so the pool only sizes them.
+ * The body of an answer as MSW sends it: `JSON.stringify(body)`, as bytes in Node. The bytes are
+ * the answer's own (exactly sized, sharing nothing): the encoder's pooled buffer goes straight
+ * back to the pool, so the next page is encoded without allocating and growing a buffer again.
  */
 export function encodeBody(body: unknown, pool: BytePool): BodyInit {
-  return hasBuffer ? (encodeJson(body, pool) as Uint8Array<ArrayBuffer>) : JSON.stringify(body)
+  if (!hasBuffer) return JSON.stringify(body)
+  const encoded = encodeJson(body, pool)
+  const own = Uint8Array.prototype.slice.call(encoded) as Uint8Array<ArrayBuffer>
+  pool.give(encoded)
+  return own
 }
 
 export { BytePool }

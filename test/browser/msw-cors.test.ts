@@ -48,6 +48,35 @@ describe('CORS in the MSW handlers, as the standalone server sends it (contract:
     }
   })
 
+  test('an answer with a body carries its Content-Length, as the standalone server sends it', async () => {
+    const server = await startMockServer({ now: '2026-06-01T00:00:00Z' })
+    try {
+      for (const [path, headers] of [['/v1/exchange_ohlcv?exchange=bitstamp&interval=1m&base=BTC&quote=USD&limit=1000', { 'x-api-key': 'demo-enterprise-key' }], ['/v1/nowhere', {}]] as const) {
+        const viaMsw = await answer(path, { headers })
+        const viaServer = await fetch(`${server.url}${path}`, { headers })
+        const bytes = (await viaMsw.arrayBuffer()).byteLength
+        expect(viaMsw.headers.get('content-length')).toBe(String(bytes))
+        expect(viaMsw.headers.get('content-length')).toBe(viaServer.headers.get('content-length'))
+      }
+    } finally {
+      await server.close()
+    }
+  })
+
+  test('an answer read after later answers were made is still its own page, byte for byte', async () => {
+    const server = await startMockServer({ now: '2026-06-01T00:00:00Z' })
+    try {
+      const init = { headers: { 'x-api-key': 'demo-enterprise-key' } }
+      const paths = ['2026-05-01', '2026-04-01', '2026-03-01'].map((end) => `/v1/exchange_ohlcv?exchange=bitstamp&interval=1m&base=BTC&quote=USD&limit=1000&end=${end}T00:00:00Z`)
+      const viaMsw = []
+      for (const path of paths) viaMsw.push(await answer(path, init))
+      expect(viaMsw.map((res) => res.status)).toEqual([200, 200, 200])
+      for (const [i, path] of paths.entries()) expect(await viaMsw[i]!.text()).toBe(await (await fetch(`${server.url}${path}`, init)).text())
+    } finally {
+      await server.close()
+    }
+  })
+
   test('the standalone server sends the same CORS headers', async () => {
     const server = await startMockServer({ now: '2026-06-01T00:00:00Z' })
     try {
