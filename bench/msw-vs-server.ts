@@ -109,14 +109,16 @@ export async function measureMswVsServer(): Promise<MswVsServer> {
       }
       const per = (side: Side) => pagesPerSecond[side].map((x, i) => x / pagesPerSecond.server[i]!)
       const ratiosFetch = per('mswFetch')
-      limits.push({ limit, pagesPerSecond, ratios: per('msw'), ratiosFetch, pass: verdictOf(quantile(ratiosFetch, 0.1), quantile(ratiosFetch, 0.9), 1) !== 'not met' })
+      const ratios = per('msw')
+      // The goal is on the MSW path users take (setupServer intercepting global fetch); mock.fetch skips MSW.
+      limits.push({ limit, pagesPerSecond, ratios, ratiosFetch, pass: verdictOf(quantile(ratios, 0.1), quantile(ratios, 0.9), 1) !== 'not met' })
     }
     const rows = limits.flatMap((row): BenchRow[] => {
       const spread = (xs: number[]) => `${fmt(median(xs), 2)}× (${fmt(quantile(xs, 0.1), 2)}–${fmt(quantile(xs, 0.9), 2)})`
       return [
-        { figure: `mock.fetch / in-process server, limit=${row.limit}, pages per CPU second: ${spread(row.ratiosFetch)}`, goal: '>= 1×', verdict: verdictOf(quantile(row.ratiosFetch, 0.1), quantile(row.ratiosFetch, 0.9), 1) },
         // msw 3 intercepts global fetch at the socket: HTTP/1.1 text, and TLS for https, both ways.
-        { figure: `setupServer (global fetch) / in-process server, limit=${row.limit}: ${spread(row.ratios)}`, goal: '', verdict: 'info' },
+        { figure: `MSW path (setupServer, global fetch) / in-process server, limit=${row.limit}, pages per CPU second: ${spread(row.ratios)}`, goal: '>= 1×', verdict: verdictOf(quantile(row.ratios, 0.1), quantile(row.ratios, 0.9), 1) },
+        { figure: `mock.fetch (no MSW interception) / in-process server, limit=${row.limit}: ${spread(row.ratiosFetch)}`, goal: '', verdict: 'info' },
       ]
     })
     return { limits, rows, pass: limits.every((row) => row.pass) }
@@ -134,9 +136,9 @@ export function reportMswVsServer(r: MswVsServer): string[] {
       lines.push(`    ${LABEL[side]} ${fmt(median(xs), 0)} (${fmt(quantile(xs, 0.1), 0)}-${fmt(quantile(xs, 0.9), 0)})`)
     }
     const ratio = (xs: number[]) => `${fmt(median(xs), 2)} (p10-p90 ${fmt(quantile(xs, 0.1), 2)}-${fmt(quantile(xs, 0.9), 2)})`
-    const spread = quantile(row.ratiosFetch, 0.1) <= 1 && quantile(row.ratiosFetch, 0.9) >= 1 ? ', within the spread' : ''
-    lines.push(`    mock.fetch / server, per round = ${ratio(row.ratiosFetch)}  (goal >= 1)  ${verdict(row.pass)}${spread}`)
-    lines.push(`    setupServer / server, per round = ${ratio(row.ratios)}  (msw's interception of the network itself; reported)`)
+    const spread = quantile(row.ratios, 0.1) <= 1 && quantile(row.ratios, 0.9) >= 1 ? ', within the spread' : ''
+    lines.push(`    setupServer / server, per round = ${ratio(row.ratios)}  (goal >= 1)  ${verdict(row.pass)}${spread}`)
+    lines.push(`    mock.fetch / server, per round = ${ratio(row.ratiosFetch)}  (no MSW interception; reported)`)
   }
   return lines
 }
