@@ -10,7 +10,7 @@ export interface RequestInfo {
 
 /**
  * The service answered with an error status. One subclass per status; `detail` is the service's
- * own words (decision D1).
+ * own words (docs/contract.md#error-bodies).
  */
 export class APIError extends MarketCandlesError {
   override name = 'APIError'
@@ -46,7 +46,7 @@ export class APIError extends MarketCandlesError {
   }
 }
 
-/** 401: the key is missing, empty, unknown or revoked (D2). */
+/** 401: the key is missing, empty, unknown or revoked (docs/contract.md#authentication). */
 export class AuthenticationError extends APIError {
   override name = 'AuthenticationError'
 }
@@ -61,7 +61,7 @@ export class NotFoundError extends APIError {
   override name = 'NotFoundError'
 }
 
-/** 422: the service rejected the parameters; `issues` lists them (D1). */
+/** 422: the service rejected the parameters; `issues` lists them (docs/contract.md#error-bodies). */
 export class UnprocessableEntityError extends APIError {
   override name = 'UnprocessableEntityError'
   /** One issue per bad parameter. */
@@ -70,7 +70,7 @@ export class UnprocessableEntityError extends APIError {
   }
 }
 
-/** 429: over the account's rate limit (D7). */
+/** 429: over the account's rate limit (docs/contract.md#rate-limit). */
 export class RateLimitError extends APIError {
   override name = 'RateLimitError'
   /** Seconds to wait, from `Retry-After`; undefined when the header is absent or unreadable. */

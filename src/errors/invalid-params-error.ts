@@ -3,7 +3,7 @@ import { MarketCandlesError } from './market-candles-error.js'
 
 /**
  * The parameters break a rule the service would answer 422 for; nothing was sent. `issues` are
- * exactly what the service's 422 would list (decision D1).
+ * exactly what the service's 422 would list (docs/contract.md#error-bodies).
  */
 export class InvalidParamsError extends MarketCandlesError {
   override name = 'InvalidParamsError'

@@ -41,7 +41,7 @@ export function withAnchor(cursor: PageCursor, bound: 'start' | 'end', ms: numbe
 
 const timeOf = (candle: { close_ts: string }): number => Date.parse(candle.close_ts)
 
-// `YYYY-MM-DDTHH:MM:SSZ`, the service's only format (D5): fixed width, so text order is time order.
+// `YYYY-MM-DDTHH:MM:SSZ`, the service's only format (contract: time): fixed width, so text order is time order.
 const canonical = (ts: string): boolean => ts.length === 20 && ts.charCodeAt(10) === 84 && ts.charCodeAt(19) === 90
 
 /** Strictly ascending close_ts; compares text when both are canonical, instants otherwise. */
@@ -51,7 +51,7 @@ function ascending(a: string, b: string): boolean {
 
 /**
  * Checks a page against the paging rules and tells where the walk goes next: forward, the next
- * `start` is the last `close_ts` + 1 ms (D11) until a short page or `end`; backward, the next `end`
+ * `start` is the last `close_ts` + 1 ms (contract: paging) until a short page or `end`; backward, the next `end`
  * is the earliest `close_ts` - 1 ms until a short page. A page that breaks the rules ends the walk
  * with a {@link PaginationError}, never a loop or a duplicate.
  */

@@ -70,7 +70,7 @@ describe.each(SDK_TARGETS)('typed errors, one class per status, via %s', (_name,
     expect(await caught(target.client().exchangePairs({ exchange: 'nope', interval: '1h' }))).toBeInstanceOf(NotFoundError)
   })
 
-  test('422 UnprocessableEntityError carries the parsed issues of D1', async () => {
+  test('422 UnprocessableEntityError carries the parsed issues of the 422 body', async () => {
     const issue = { type: 'missing', loc: ['query', 'base'], msg: 'Field required', input: null }
     target.service.faults.add({ path: '/v1/exchange_ohlcv', status: 422, body: { detail: [issue] } })
     const error = await caught(target.client({ apiKey: SECRET }).exchangeOhlcv(BTC))

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest'
 import { RateLimiter } from '../../src/index.js'
 import { sdkViaHttp } from '../support/sdk-targets.js'
 
-describe('the client-side rate limiter mirrors the service sliding window (D7)', () => {
+describe('the client-side rate limiter mirrors the service sliding window (rate limit)', () => {
   /**
    * Simulates requests one after another on a fake clock: each leaves when the limiter lets it,
    * reaches the service after an outbound delay, and comes back after the service's time and the
