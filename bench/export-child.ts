@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs'
 import { Writable } from 'node:stream'
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
 import { runExport } from '../cli/export/index.js'
-import { YOUNG_GENERATION_MB } from '../cli/export/run-in-worker.js'
+import { EXPORT_WORKER_LIMITS } from '../cli/export/run-in-worker.js'
 import type { ProgressReporter, ReporterContext } from '../cli/export/progress/index.js'
 import { API_KEY } from './fixtures.js'
 
@@ -138,9 +138,9 @@ async function rawRun(): Promise<ExportChildResult> {
   return { exitCode: 0, candles, pages: urls.length, requests: urls.length, rateLimited: 0, responseSpanMs: span, writeSpanMs: span, rss: [], peakRssMb: process.memoryUsage.rss() / MB, cpuMs }
 }
 
-/** The export in a worker with the CLI's heap limits (see cli/export/run-in-worker.ts). */
+/** The export in a worker with the CLI's own heap limits (see cli/export/run-in-worker.ts). */
 function exportInWorker(): Promise<ExportChildResult> {
-  const worker = new Worker(new URL(import.meta.url), { workerData: [mode, json], resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } })
+  const worker = new Worker(new URL(import.meta.url), { workerData: [mode, json], resourceLimits: { ...EXPORT_WORKER_LIMITS } })
   return new Promise((resolve, reject) => {
     worker.once('message', resolve)
     worker.once('error', reject)
