@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startMockServer, type RunningMockServer } from '../../mocks/server/index.js'
-import { createClient } from '../../src/index.js'
+import { aggregatedCandleSchema, createClient, exchangeCandleSchema } from '../../src/index.js'
 import { AGGREGATED_COLUMNS, EXCHANGE_COLUMNS } from '../../cli/export/sinks/index.js'
 import { asStoredRow, csvFile, jsonLines, sqliteRows } from './read-output.js'
 import { runCli } from './run-cli.js'
@@ -117,5 +117,14 @@ describe('market-candles export: formats', () => {
     expect(r.code).toBe(0)
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(1 + 5)
     expect(r.stderr).toContain('embedded reference service')
+  })
+})
+
+describe('market-candles export: columns', () => {
+  // The file layout is a promise to users, so it is written out; this catches a resource field the
+  // layout would silently drop.
+  test('CSV and SQLite columns are the resource\'s fields, in the order the API returns them', () => {
+    expect([...EXCHANGE_COLUMNS]).toEqual(Object.keys(exchangeCandleSchema.shape))
+    expect([...AGGREGATED_COLUMNS]).toEqual(Object.keys(aggregatedCandleSchema.shape))
   })
 })
