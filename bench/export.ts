@@ -9,11 +9,11 @@
  *     pages with the same 8 requests in flight. Rounds alternate; the spread is printed.
  * Every run is a child process (bench/export-child.ts) running the same function as the CLI.
  */
-import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CLI } from './build-cli.js'
+import { runChildForResult } from './child-result.js'
 import { startChildServer, type ChildServer } from './child-server.js'
 import type { ExportChildConfig, ExportChildResult } from './export-child.js'
 import { API_KEY, NOW } from './fixtures.js'
@@ -56,26 +56,9 @@ function inChild(mode: 'export' | 'raw', config: ExportChildConfig): Promise<Exp
     writeFileSync(join(configDir, 'config.json'), json)
     json = `@${join(configDir, 'config.json')}`
   }
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, mode, json], { stdio: ['pipe', 'pipe', 'pipe'] })
-  child.once('exit', () => configDir && rmSync(configDir, { recursive: true, force: true }))
-  const kill = () => child.kill('SIGKILL')
-  process.on('exit', kill)
-  let out = ''
-  let err = ''
-  child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s))
-  child.stderr.setEncoding('utf8').on('data', (s: string) => err.length < 8000 && (err += s))
-  return new Promise<ExportChildResult>((resolve, reject) => {
-    const timer = setTimeout(() => (kill(), reject(new Error(`${CHILD} ${mode}: no result within ${CHILD_TIMEOUT_MS} ms`))), CHILD_TIMEOUT_MS)
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer)
-      process.off('exit', kill)
-      const line = out.split('\n').find((l) => l.startsWith('result '))
-      if (code !== 0 || !line) return reject(new Error(`${CHILD} ${mode} exited (${signal ?? code})${err ? `\n--- stderr ---\n${err.trimEnd()}` : ''}`))
-      const result = JSON.parse(line.slice('result '.length)) as ExportChildResult
-      if (result.exitCode !== 0) return reject(new Error(`export exited ${result.exitCode}\n--- stderr ---\n${err.trimEnd()}`))
-      resolve(result)
-    })
-  })
+  const cleanUp = () => configDir && rmSync(configDir, { recursive: true, force: true })
+  const exitCode = (result: ExportChildResult) => (result.exitCode !== 0 ? `export exited ${result.exitCode}` : undefined)
+  return runChildForResult(CHILD, [mode, json], CHILD_TIMEOUT_MS, exitCode).finally(cleanUp)
 }
 
 const exportArgs = (range: WalkRange, out: string, extra: string[] = []) => [

@@ -5,7 +5,7 @@
  * --max-old-space-size). The verdict is the walk with the adapter as specified; the same walk with
  * one event-loop turn per request (as over a socket) runs after it, for information.
  */
-import { spawn } from 'node:child_process'
+import { runChildForResult } from './child-result.js'
 import { FLAT_MB, FLAT_PERCENT, MEMORY_CANDLES, SAMPLE_MS, WARMUP_PAGES, type AdapterMode, type MemoryWalkResult } from './memory-walk-config.js'
 import { fmt } from './stats.js'
 import type { BenchRow } from './table.js'
@@ -33,24 +33,7 @@ export function steadyState(r: MemoryWalkResult) {
 }
 
 function walkInChild(mode: AdapterMode): Promise<MemoryWalkResult> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, mode], { stdio: ['pipe', 'pipe', 'pipe'] })
-  const kill = () => child.kill('SIGKILL')
-  process.on('exit', kill)
-  let out = ''
-  let err = ''
-  child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s))
-  child.stderr.setEncoding('utf8').on('data', (s: string) => err.length < 8000 && (err += s))
-  return new Promise<MemoryWalkResult>((resolve, reject) => {
-    const timer = setTimeout(() => (kill(), reject(new Error(`${CHILD} ${mode}: no result within ${TIMEOUT_MS} ms`))), TIMEOUT_MS)
-    child.once('error', (error) => (clearTimeout(timer), reject(error)))
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer)
-      process.off('exit', kill)
-      const line = out.split('\n').find((l) => l.startsWith('result '))
-      if (code !== 0 || !line) return reject(new Error(`${CHILD} ${mode} exited (${signal ?? code})${err ? `\n--- stderr ---\n${err.trimEnd()}` : ''}`))
-      resolve(JSON.parse(line.slice('result '.length)) as MemoryWalkResult)
-    })
-  })
+  return runChildForResult<MemoryWalkResult>(CHILD, [mode], TIMEOUT_MS)
 }
 
 const GOAL = `flat: grows <= ${FLAT_PERCENT} % or ${FLAT_MB} MB`
