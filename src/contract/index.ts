@@ -6,6 +6,7 @@ export {
   aggregatedPairsQuerySchema,
   exchangeOhlcvQuerySchema,
   aggregatedOhlcvQuerySchema,
+  querySchemas,
   type ExchangePairsQuery,
   type AggregatedPairsQuery,
   type ExchangeOhlcvQuery,

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini'
 import type { Interval } from '../schemas/interval.js'
+import type { EndpointName } from './endpoints.js'
 import type { Method } from '../schemas/method.js'
 import { optionalParam, requiredParam } from './query-param.js'
 import { datetime, limit, text } from './query-values.js'
@@ -72,3 +73,13 @@ export type AggregatedPairsQuery = z.output<typeof aggregatedPairsQuerySchema>
 export type ExchangeOhlcvQuery = z.output<typeof exchangeOhlcvQuerySchema>
 /** Parsed query of `GET /v1/aggregated_ohlcv`. */
 export type AggregatedOhlcvQuery = z.output<typeof aggregatedOhlcvQuerySchema>
+
+/** The query schema of each endpoint, as the reference service reads its query. */
+export const querySchemas = {
+  exchanges: exchangesQuerySchema,
+  assets: assetsQuerySchema,
+  exchange_pairs: exchangePairsQuerySchema,
+  aggregated_pairs: aggregatedPairsQuerySchema,
+  exchange_ohlcv: exchangeOhlcvQuerySchema,
+  aggregated_ohlcv: aggregatedOhlcvQuerySchema,
+} as const satisfies Record<EndpointName, z.ZodMiniType>

@@ -3,12 +3,7 @@ import {
   API_KEY_HEADER,
   DEFAULT_BASE_URL,
   ENDPOINTS,
-  aggregatedOhlcvQuerySchema,
-  aggregatedPairsQuerySchema,
-  assetsQuerySchema,
-  exchangeOhlcvQuerySchema,
-  exchangePairsQuerySchema,
-  exchangesQuerySchema,
+  querySchemas,
   responseSchemas,
   type EndpointName,
 } from '../contract/index.js'
@@ -32,14 +27,6 @@ import { componentSchemas, inlineSchema, type JsonSchema, type SchemaMeta } from
 import { parametersOf } from './parameters.js'
 import * as text from './descriptions.js'
 
-const QUERIES: Record<EndpointName, z.ZodMiniType> = {
-  exchanges: exchangesQuerySchema,
-  assets: assetsQuerySchema,
-  exchange_pairs: exchangePairsQuerySchema,
-  aggregated_pairs: aggregatedPairsQuerySchema,
-  exchange_ohlcv: exchangeOhlcvQuerySchema,
-  aggregated_ohlcv: aggregatedOhlcvQuerySchema,
-}
 
 const pascal = (name: string) => name.replace(/(^|_)([a-z])/g, (_m, _u, c: string) => c.toUpperCase())
 const ref = (kind: 'schemas' | 'headers' | 'responses', id: string) => ({ $ref: `#/components/${kind}/${id}` })
@@ -129,7 +116,7 @@ function operation(endpoint: EndpointName, registry: z.core.$ZodRegistry<SchemaM
     description: text.DESCRIPTION[endpoint],
     tags: [authenticated ? 'candles' : 'catalog'],
     ...(authenticated ? { security: [{ ApiKey: [] }] } : {}),
-    parameters: parametersOf(endpoint, QUERIES[endpoint] as z.ZodMiniObject),
+    parameters: parametersOf(endpoint, querySchemas[endpoint] as z.ZodMiniObject),
     responses,
   }
 }

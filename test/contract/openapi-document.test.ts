@@ -4,12 +4,7 @@ import { describe, expect, test } from 'vitest'
 import {
   ENDPOINTS,
   LIMIT,
-  aggregatedOhlcvQuerySchema,
-  aggregatedPairsQuerySchema,
-  assetsQuerySchema,
-  exchangeOhlcvQuerySchema,
-  exchangePairsQuerySchema,
-  exchangesQuerySchema,
+  querySchemas,
   toValidationIssues,
   type EndpointName,
 } from '../../src/contract/index.js'
@@ -19,14 +14,7 @@ import { PRO, TRANSPORTS } from '../support/transports.js'
 
 const FILE = new URL('../../docs/openapi.json', import.meta.url)
 const doc = buildOpenApiDocument() as any
-const QUERIES = {
-  exchanges: exchangesQuerySchema,
-  assets: assetsQuerySchema,
-  exchange_pairs: exchangePairsQuerySchema,
-  aggregated_pairs: aggregatedPairsQuerySchema,
-  exchange_ohlcv: exchangeOhlcvQuerySchema,
-  aggregated_ohlcv: aggregatedOhlcvQuerySchema,
-} as const
+const QUERIES = querySchemas
 const NAMES = Object.keys(ENDPOINTS) as EndpointName[]
 const CANDLES = ['exchange_ohlcv', 'aggregated_ohlcv']
 
