@@ -4,7 +4,12 @@ import { abortable, sleep } from '../internal/abort.js'
 export interface RateLimiterOptions {
   /** Requests allowed in any one-second window: the account's rate. @default 10 */
   perSecond?: number
-  /** Extra milliseconds added to the one-second window, against timing jitter. @default 25 */
+  /**
+   * Extra milliseconds added to the one-second window, against timing jitter: a fixed number, or
+   * leave it out to follow the network (twice the spread of the latest round trips, their median less
+   * the fastest, from 5 to 100 ms; 25 until 8 round trips are known).
+   * @default adaptive
+   */
   marginMs?: number
   /** Clock in milliseconds; tests may inject one. @default performance.now */
   now?: () => number
@@ -37,6 +42,9 @@ interface Slot {
   readonly finished: Promise<void>
   finish(): void
 }
+
+/** The adaptive margin: round trips it is judged on, how many before it departs from the start value, its bounds. */
+const MARGIN = { samples: 32, known: 8, start: 25, min: 5, max: 100 }
 
 /** After this long without a request, connections may have closed: the next window is cold again. */
 const IDLE_MS = 4000
@@ -94,12 +102,14 @@ function header(headers: Headers | Record<string, string>, name: string): number
  */
 export class RateLimiter {
   readonly perSecond: number
-  readonly windowMs: number
+  #windowMs: number
   readonly #now: () => number
   readonly #random: () => number
   /** The last `perSecond` slots, oldest first. */
   readonly #slots: Slot[] = []
   #minRoundTrip = Infinity
+  /** The latest warm round trips, for the adaptive margin; undefined when the margin is fixed. */
+  readonly #roundTrips: number[] | undefined
   #warm = 0
   #lastSent = -Infinity
   #pausedUntil = 0
@@ -121,17 +131,36 @@ export class RateLimiter {
 
   constructor(options: RateLimiterOptions = {}) {
     const perSecond = options.perSecond ?? 10
-    const margin = options.marginMs ?? 25
+    const margin = options.marginMs ?? MARGIN.start
     if (!Number.isInteger(perSecond) || perSecond < 1) throw new RangeError(`perSecond must be a positive integer, got ${perSecond}`)
     if (!Number.isFinite(margin) || margin < 0) throw new RangeError(`marginMs must be a non-negative number, got ${margin}`)
     this.perSecond = perSecond
-    this.windowMs = 1000 + margin
+    this.#windowMs = 1000 + margin
+    this.#roundTrips = options.marginMs === undefined ? [] : undefined
     this.#now = options.now ?? (() => performance.now())
     this.#random = options.random ?? Math.random
     this.#limit = perSecond
     this.#share = perSecond
     this.#startProbe()
     this.#rearm()
+  }
+
+  /** The window a slot is held for, in milliseconds: one second plus the margin (see {@link RateLimiterOptions.marginMs}). */
+  get windowMs(): number {
+    return this.#windowMs
+  }
+
+  // The margin covers how much later than estimated a request may reach the service: the spread of
+  // round trips bounds that (a slower outbound trip makes a slower round trip).
+  #sampleRoundTrip(ms: number): void {
+    const trips = this.#roundTrips
+    if (trips === undefined) return
+    trips.push(ms)
+    if (trips.length > MARGIN.samples) trips.shift()
+    if (trips.length < MARGIN.known) return
+    const sorted = [...trips].sort((a, b) => a - b)
+    const spread = sorted[sorted.length >> 1]! - sorted[0]!
+    this.#windowMs = 1000 + Math.min(MARGIN.max, Math.max(MARGIN.min, Math.ceil(2 * spread)))
   }
 
   /** Requests this limiter currently lets through per window (at most `perSecond`), learned from the service's answers. */
@@ -239,6 +268,7 @@ export class RateLimiter {
       if (slot.completed !== undefined) return
       slot.completed = this.#now()
       this.#minRoundTrip = Math.min(this.#minRoundTrip, slot.completed - slot.sent)
+      if (!slot.cold) this.#sampleRoundTrip(slot.completed - slot.sent)
       if (answer) this.#learn(slot, answer)
       if (slot.probe >= 0 && this.#probe) this.#endProbeSlot()
       slot.finish()

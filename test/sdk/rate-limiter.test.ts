@@ -45,7 +45,7 @@ describe('the client-side rate limiter mirrors the service sliding window (rate 
     const trips = Array.from({ length: 41 }, () => ({ idle: 0, out: 1, server: 250, back: 1 }))
     // sequential requests cannot reach the rate; run 10 at a time, as a concurrent walk does
     let now = 0
-    const limiter = new RateLimiter({ now: () => now })
+    const limiter = new RateLimiter({ marginMs: 25, now: () => now })
     const sent: number[] = []
     const inFlight: Array<{ done: number; release: () => void }> = []
     for (const trip of trips) {
@@ -64,6 +64,26 @@ describe('the client-side rate limiter mirrors the service sliding window (rate 
     const steady = (sent[40]! - sent[20]!) / 20
     expect(steady).toBeLessThanOrEqual(102.5 + 1)
     expect(steady).toBeGreaterThanOrEqual(102.5 - 1)
+  })
+
+  test('the margin follows the network: twice the spread of round trips (median less fastest), from 5 to 100 ms; a given marginMs stays', async () => {
+    const run = async (roundTrip: (i: number) => number, options: { marginMs?: number } = {}) => {
+      let now = 0
+      const limiter = new RateLimiter({ perSecond: 1, ...options, now: () => now })
+      expect(limiter.windowMs).toBe(1000 + (options.marginMs ?? 25))
+      // 40 requests one after another, each answered after its round trip (the first window is cold)
+      for (let i = 0; i < 40; i++) {
+        now += limiter.delay()
+        const release = await limiter.acquire()
+        now += roundTrip(i)
+        release({ status: 200, headers: { 'ratelimit-limit': '1', 'ratelimit-remaining': '0' } })
+      }
+      return limiter.windowMs - 1000
+    }
+    expect(await run(() => 100)).toBe(5) // a steady network: the smallest margin
+    expect(await run((i) => 100 + (i % 4) * 10)).toBe(40) // median 120, fastest 100: twice 20
+    expect(await run((i) => 100 + (i % 2) * 400)).toBe(100) // at most 100
+    expect(await run((i) => 100 + (i % 4) * 10, { marginMs: 25 })).toBe(25)
   })
 
   test('a fresh limiter sends a quarter of a window, the last of it after a first answer; answers that show nobody else open the whole window', async () => {
