@@ -51,7 +51,7 @@ export default defineConfig([
     esbuildPlugins: [pureSchemaCalls],
   },
   {
-    // ky is ESM-only: bundled into the CJS build, so require() never depends on require(esm).
+    // Its one dependency, zod, ships CommonJS too: require() never depends on require(esm).
     entry,
     format: ['cjs'],
     dts: true,
@@ -59,7 +59,6 @@ export default defineConfig([
     define,
     target: 'node22',
     external: ['msw', 'msw/node'],
-    noExternal: ['ky'],
   },
   {
     entry: { cli: 'mocks/cli/main.ts', 'export-worker': 'cli/export/worker-entry.ts' },

@@ -1,4 +1,3 @@
-import ky, { type KyInstance } from 'ky'
 import { API_KEY_HEADER, DEFAULT_BASE_URL, ENDPOINTS, type EndpointName } from '../contract/endpoints.js'
 import type { ResponseOf } from '../contract/index.js'
 import {
@@ -19,6 +18,7 @@ import type { LevelLogger } from './logger.js'
 import { redact, safeCause } from './redact.js'
 import type { RequestOptions } from './request-options.js'
 import { rateLimitDelay, retryDelay, type RetryPolicy } from './retry-policy.js'
+import { ExchangeTimeout, timedFetch } from './timed-fetch.js'
 import { userAgent } from './user-agent.js'
 
 /** What the transport needs; `createClient` resolves it from the user's options. */
@@ -64,7 +64,7 @@ const ms = (since: number) => Math.round(performance.now() - since)
  */
 export class Transport {
   readonly #config: TransportConfig
-  readonly #ky: KyInstance
+  readonly #fetch: typeof fetch
   readonly #userAgent = userAgent()
   // The placeholder never resolves: its connection errors say so and are not retried.
   readonly #placeholder: boolean
@@ -79,8 +79,8 @@ export class Transport {
     this.#bases = Object.fromEntries(
       Object.entries(ENDPOINTS).map(([name, e]) => [name, new URL(e.path.slice(1), root).toString()]),
     ) as Record<EndpointName, string>
-    // Retries are ours: the limiter must gate every attempt and learn from every answer.
-    this.#ky = ky.create({ retry: 0, throwHttpErrors: false, timeout: config.timeout, fetch: config.fetch })
+    // The global fetch is looked up per request: a test environment (MSW, jsdom) may replace it later.
+    this.#fetch = config.fetch ?? ((input, init) => globalThis.fetch(input, init))
   }
 
   /** The URL of an endpoint with a query, as sent. */
@@ -156,28 +156,24 @@ export class Transport {
     if (ENDPOINTS[endpoint].authenticated && apiKey !== undefined) headers.set(API_KEY_HEADER, apiKey)
     hooks.onRequest?.(event)
     const started = performance.now()
-    let res: Response | undefined
+    // The service has counted the request by the time its answer starts to arrive; the limiter
+    // reads the account's state from the answer's headers.
+    const answered = (r?: Response) => release?.(r && { status: r.status, headers: r.headers })
+    let res: Response
     let text: string
     try {
-      try {
-        res = await this.#ky.get(info.url, { headers, signal, timeout })
-      } finally {
-        // The service has counted the request by the time its answer starts to arrive; the
-        // limiter reads the account's state from the answer's headers.
-        release?.(res && { status: res.status, headers: res.headers })
-      }
-      text = await res.text()
+      const answer = await timedFetch(this.#fetch, { url: info.url, headers, signal, timeout }, answered)
+      res = answer.response
+      text = answer.text
     } catch (error) {
       if (signal?.aborted) throw abortError(signal)
       log.log('debug', `GET ${info.url} -> no response after ${ms(started)} ms (attempt ${event.attempt + 1})`, { url: info.url, attempt: event.attempt, durationMs: ms(started) })
-      if ((error as Error).name === 'TimeoutError') throw new APITimeoutError(info, timeout as number)
-      // ky's errors carry the request and its headers: only a sanitized copy of the runtime's cause is kept.
-      // (happy-dom's own fetch failure is a DOMException also named NetworkError, with no cause)
-      const cause = (error as Error)?.name === 'NetworkError' && (error as Error).cause !== undefined ? (error as Error).cause : error
+      if (error instanceof ExchangeTimeout) throw new APITimeoutError(info, timeout as number)
+      // Only a sanitized copy of the runtime's error is kept (it may carry the request's headers).
       const message = this.#placeholder
         ? `Connection error: ${DEFAULT_BASE_URL} is a placeholder that never resolves; set the client's baseUrl option (or the MARKET_CANDLES_BASE_URL environment variable) to the service's URL`
         : 'Connection error'
-      throw new APIConnectionError(info, message, { cause: safeCause(cause, apiKey) })
+      throw new APIConnectionError(info, message, { cause: safeCause(error, apiKey) })
     }
     hooks.onResponse?.({ ...event, status: res.status, durationMs: performance.now() - started })
     log.log('debug', `GET ${info.url} -> ${res.status} in ${ms(started)} ms (attempt ${event.attempt + 1})`, { url: info.url, status: res.status, attempt: event.attempt, durationMs: ms(started) })

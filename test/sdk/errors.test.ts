@@ -1,3 +1,5 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import {
   APIConnectionError,
@@ -13,6 +15,7 @@ import {
   RateLimitError,
   ResponseValidationError,
   UnprocessableEntityError,
+  createClient,
   isKnownFlag,
 } from '../../src/index.js'
 import { SDK_TARGETS, caught, sdkViaHttp, type SdkTarget } from '../support/sdk-targets.js'
@@ -189,6 +192,26 @@ describe('timeouts', () => {
       expect(error.message).toMatch(/timed out after 100 ms/)
     } finally {
       await target.close()
+    }
+  })
+
+  test('the timeout covers the body too: headers sent, body stalled, APITimeoutError', async () => {
+    // A server that answers 200 with its headers and the start of a body, then goes silent.
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' })
+      res.write('[')
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const { port } = server.address() as AddressInfo
+      const client = createClient({ baseUrl: `http://127.0.0.1:${port}`, timeout: 150, retry: false })
+      const started = performance.now()
+      const error = await caught(client.assets())
+      expect(error).toBeInstanceOf(APITimeoutError)
+      expect(performance.now() - started).toBeLessThan(5000)
+    } finally {
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
     }
   })
 })
