@@ -26,11 +26,11 @@ export async function answer(request: Request, context: AnswerContext): Promise<
   const res = await context.service.handle({ method: request.method, url: url.pathname.slice(context.prefix.length) + url.search, headers: request.headers })
   if (context.latency > 0) await delay(context.latency)
   if (res.networkError) return 'network-error'
-  const body = res.status === 204 ? null : encodeBody(res.body, context.pool)
+  const encoded = res.status === 204 ? undefined : encodeBody(res.body, context.pool)
   const headers: Record<string, string> = { ...CORS_HEADERS, 'content-type': 'application/json', ...res.headers }
   // Content-Length as the standalone server sends it: MSW's interception in Node ends the
   // connection after a body of unknown length, so without it every request opened a new one
   // (a TLS handshake for https).
-  if (body instanceof Uint8Array) headers['content-length'] = String(body.byteLength)
-  return new Response(body, { status: res.status, headers })
+  if (encoded?.length !== undefined) headers['content-length'] = String(encoded.length)
+  return new Response(encoded?.body ?? null, { status: res.status, headers })
 }

@@ -6,17 +6,38 @@ import { encodeJson } from '../server/encode-json.js'
 // JSON.stringify's time. In a browser the body is plain JSON.stringify.
 const hasBuffer = typeof (globalThis as { Buffer?: unknown }).Buffer === 'function'
 
+/** An answer's body as MSW sends it, with its length in bytes when known. */
+export interface EncodedBody {
+  body: BodyInit
+  /** The body's byte length (Node), for Content-Length; undefined for a string body. */
+  length?: number
+}
+
 /**
- * The body of an answer as MSW sends it: `JSON.stringify(body)`, as bytes in Node. The bytes are
- * the answer's own (exactly sized, sharing nothing): the encoder's pooled buffer goes straight
+ * The body of an answer: `JSON.stringify(body)`, in Node as bytes in a one-chunk stream. The bytes
+ * are the answer's own (exactly sized, sharing nothing): the encoder's pooled buffer goes straight
  * back to the pool, so the next page is encoded without allocating and growing a buffer again.
  */
-export function encodeBody(body: unknown, pool: BytePool): BodyInit {
-  if (!hasBuffer) return JSON.stringify(body)
+export function encodeBody(body: unknown, pool: BytePool): EncodedBody {
+  if (!hasBuffer) return { body: JSON.stringify(body) }
   const encoded = encodeJson(body, pool)
   const own = Uint8Array.prototype.slice.call(encoded) as Uint8Array<ArrayBuffer>
   pool.give(encoded)
-  return own
+  return { body: oneChunkStream(own), length: own.byteLength }
+}
+
+/**
+ * A plain (not byte) stream of one chunk. A Response copies a byte-array body when it is built,
+ * and MSW clones every mocked response (a tee, which copies each chunk of a byte stream): a plain
+ * stream's chunk is handed on as it is, two copies of a 300 KB page fewer.
+ */
+function oneChunkStream(bytes: Uint8Array<ArrayBuffer>): ReadableStream<Uint8Array<ArrayBuffer>> {
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(bytes)
+      controller.close()
+    },
+  })
 }
 
 export { BytePool }
