@@ -19,7 +19,7 @@ export interface ClientOptions {
    * @default process.env.MARKET_CANDLES_BASE_URL, else DEFAULT_BASE_URL
    */
   baseUrl?: string
-  /** Per-attempt timeout in milliseconds, or `false` for none. @default 30000 */
+  /** Per-attempt time limit in milliseconds, for the answer's headers and its body; `false` for none. @default 30000 */
   timeout?: number | false
   /** Retries of 429, 5xx, connection failures and timeouts; a number is the retry limit; `false` for none. @default { limit: 2, baseDelayMs: 500, maxDelayMs: 8000, maxRetryAfterMs: 60000 } */
   retry?: RetryOptions | number | false

@@ -10,7 +10,7 @@ import { checkKnownKeys } from '../internal/known-keys.js'
 export interface RequestOptions {
   /** Aborts the request, its rate-limit wait and its retry waits. */
   signal?: AbortSignal
-  /** Per-attempt timeout in milliseconds, or `false` for none. @default the client's `timeout` */
+  /** Per-attempt time limit in milliseconds (headers and body), or `false` for none. @default the client's `timeout` */
   timeout?: number | false
   /** Retries of 5xx, connection failures and timeouts for this call (429s have their own bound). @default the client's `retry.limit` */
   maxRetries?: number
