@@ -154,25 +154,25 @@ function bestRatio(row: MswVsServerRow, ceiling: MswCeiling): number {
   return serverPageMicros / (serverPageMicros + ceiling.microsPerRequest.msw - ceiling.microsPerRequest.server)
 }
 
+/** `205 (195-233)`: a rate's median and its p10-p90. */
+const rate = (xs: number[]) => `${fmt(median(xs), 0)} (${fmt(quantile(xs, 0.1), 0)}-${fmt(quantile(xs, 0.9), 0)})`
+/** `0.61 (p10-p90 0.56-0.71)`: a ratio's median and its p10-p90. */
+const ratio = (xs: number[]) => `${fmt(median(xs), 2)} (p10-p90 ${fmt(quantile(xs, 0.1), 2)}-${fmt(quantile(xs, 0.9), 2)})`
+
 export function reportMswVsServer(r: MswVsServer): string[] {
   const lines = ['MSW path vs in-process server (SDK exchangeOhlcv pages, validation on, 1m BTC/USD, rate limits off)']
   for (const row of r.limits) {
     lines.push(`  limit=${row.limit}: pages per CPU second of this process, median (p10-p90) of ${ROUNDS} rounds of ${ROUND_MS} ms`)
-    for (const side of SIDES) {
-      const xs = row.pagesPerSecond[side]
-      lines.push(`    ${LABEL[side]} ${fmt(median(xs), 0)} (${fmt(quantile(xs, 0.1), 0)}-${fmt(quantile(xs, 0.9), 0)})`)
-    }
-    const ratio = (xs: number[]) => `${fmt(median(xs), 2)} (p10-p90 ${fmt(quantile(xs, 0.1), 2)}-${fmt(quantile(xs, 0.9), 2)})`
+    for (const side of SIDES) lines.push(`    ${LABEL[side]} ${rate(row.pagesPerSecond[side])}`)
     const spread = quantile(row.ratios, 0.1) <= 1 && quantile(row.ratios, 0.9) >= 1 ? ', within the spread' : ''
     lines.push(`    setupServer / server, per round = ${ratio(row.ratios)}  (goal >= 1)  ${verdict(row.pass)}${spread}`)
     lines.push(`    mock.fetch / server, per round = ${ratio(row.ratiosFetch)}  (no MSW interception; reported)`)
   }
   const c = r.ceiling
-  const rate = (xs: number[]) => `${fmt(median(xs), 0)} (${fmt(quantile(xs, 0.1), 0)}-${fmt(quantile(xs, 0.9), 0)})`
   lines.push(`  ceiling: global fetch with a trivial handler (constant 2-byte body), no SDK, no service; requests per CPU second`)
   lines.push(`    MSW setupServer                            ${rate(c.msw)}  (${fmt(c.microsPerRequest.msw, 0)} µs of CPU per request)`)
   lines.push(`    node:http server, same process             ${rate(c.server)}  (${fmt(c.microsPerRequest.server, 0)} µs of CPU per request)`)
-  lines.push(`    MSW / server, per round = ${fmt(median(c.ratios), 2)} (p10-p90 ${fmt(quantile(c.ratios, 0.1), 2)}-${fmt(quantile(c.ratios, 0.9), 2)})  (reported)`)
+  lines.push(`    MSW / server, per round = ${ratio(c.ratios)}  (reported)`)
   for (const row of r.limits) {
     const serverPage = 1e3 / median(row.pagesPerSecond.server)
     lines.push(`    limit=${row.limit}: a server page ${fmt(serverPage, 2)} ms + MSW's extra ${fmt((c.microsPerRequest.msw - c.microsPerRequest.server) / 1000, 2)} ms: the MSW path at best ${fmt(bestRatio(row, c), 2)}× the server`)
