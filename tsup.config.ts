@@ -61,7 +61,7 @@ export default defineConfig([
     external: ['msw', 'msw/node'],
   },
   {
-    entry: { cli: 'mocks/cli/main.ts', 'export-worker': 'cli/export/worker-entry.ts' },
+    entry: { cli: 'cli/main.ts', 'export-worker': 'cli/export/worker-entry.ts' },
     format: ['esm'],
     sourcemap: true,
     define,

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { parseFlagTime } from './dates.js'
-import { ExportUsageError } from './usage-error.js'
+import { UsageError } from '../usage-error.js'
 
 /** Output formats; the file extension or `--format` picks one. */
 export type ExportFormat = 'sqlite' | 'csv' | 'jsonl'
@@ -87,7 +87,7 @@ const KEY_FLAG = /^--?api[-_]?key(=|$)/i
 
 function parsePair(text: string): { base: string; quote: string } {
   const m = /^([^/\s]+)\/([^/\s]+)$/.exec(text.trim())
-  if (!m) throw new ExportUsageError(`--pair must be BASE/QUOTE, e.g. BTC/USD, got '${text}'`)
+  if (!m) throw new UsageError(`--pair must be BASE/QUOTE, e.g. BTC/USD, got '${text}'`)
   return { base: m[1]!, quote: m[2]! }
 }
 
@@ -96,11 +96,11 @@ function sanitize(message: string): string {
   return message.replace(/'(--?[^'=\s]+)=[^']*'/g, "'$1=…'")
 }
 
-/** Parses the arguments after `export`; throws {@link ExportUsageError} for any mistake. */
+/** Parses the arguments after `export`; throws {@link UsageError} for any mistake. */
 export function parseExportArgs(argv: readonly string[]): ExportArgs {
   const keyFlag = argv.find((a) => KEY_FLAG.test(a))
   if (keyFlag !== undefined) {
-    throw new ExportUsageError(
+    throw new UsageError(
       'the API key is never taken from a flag: a key on the command line is visible to every user of this machine (ps) and stays in your shell history. Set MARKET_CANDLES_API_KEY, or put the key in a file and pass --api-key-file FILE',
     )
   }
@@ -131,7 +131,7 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
       },
     })
   } catch (error) {
-    throw new ExportUsageError(sanitize((error as Error).message))
+    throw new UsageError(sanitize((error as Error).message))
   }
   const v = parsed.values
   const base = {
@@ -145,49 +145,49 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
     return { ...base, kind: 'exchange', exchange: undefined, method: undefined, pairs: [], allPairs: false, interval: '', start: undefined, end: undefined, out: '', format: 'csv', progressInterval: 5, rateLimit: 10 }
   }
   const nonEmpty = (name: string, value: string | undefined) => {
-    if (value !== undefined && value.trim() === '') throw new ExportUsageError(`--${name} cannot be empty`)
+    if (value !== undefined && value.trim() === '') throw new UsageError(`--${name} cannot be empty`)
     return value
   }
   const kind = v.aggregated ? 'aggregated' : 'exchange'
   const exchange = nonEmpty('exchange', v.exchange)
   const method = nonEmpty('method', v.method)
-  if (kind === 'exchange' && exchange === undefined) throw new ExportUsageError('give --exchange NAME, or --aggregated for the combined series')
-  if (kind === 'aggregated' && exchange !== undefined) throw new ExportUsageError('--exchange and --aggregated exclude each other: aggregated candles combine every exchange')
-  if (kind === 'exchange' && method !== undefined) throw new ExportUsageError('--method applies to --aggregated only')
+  if (kind === 'exchange' && exchange === undefined) throw new UsageError('give --exchange NAME, or --aggregated for the combined series')
+  if (kind === 'aggregated' && exchange !== undefined) throw new UsageError('--exchange and --aggregated exclude each other: aggregated candles combine every exchange')
+  if (kind === 'exchange' && method !== undefined) throw new UsageError('--method applies to --aggregated only')
   const pairs = (v.pair ?? []).map(parsePair)
-  if (pairs.length === 0 && !v['all-pairs']) throw new ExportUsageError('give --pair BASE/QUOTE (repeatable) or --all-pairs')
-  if (pairs.length > 0 && v['all-pairs']) throw new ExportUsageError('--pair and --all-pairs exclude each other')
+  if (pairs.length === 0 && !v['all-pairs']) throw new UsageError('give --pair BASE/QUOTE (repeatable) or --all-pairs')
+  if (pairs.length > 0 && v['all-pairs']) throw new UsageError('--pair and --all-pairs exclude each other')
   const seen = new Set<string>()
   for (const p of pairs) {
     const key = `${p.base}/${p.quote}`
-    if (seen.has(key)) throw new ExportUsageError(`--pair ${key} is given twice`)
+    if (seen.has(key)) throw new UsageError(`--pair ${key} is given twice`)
     seen.add(key)
   }
   const interval = nonEmpty('interval', v.interval)
-  if (interval === undefined) throw new ExportUsageError('give --interval (1m, 1h or 1d)')
+  if (interval === undefined) throw new UsageError('give --interval (1m, 1h or 1d)')
   const start = v.start === undefined ? undefined : parseFlagTime('start', v.start)
   const end = v.end === undefined ? undefined : parseFlagTime('end', v.end)
-  if (start !== undefined && end !== undefined && start > end) throw new ExportUsageError(`--start ${v.start} is after --end ${v.end}`)
+  if (start !== undefined && end !== undefined && start > end) throw new UsageError(`--start ${v.start} is after --end ${v.end}`)
   const out = nonEmpty('out', v.out)
-  if (out === undefined) throw new ExportUsageError("give --out FILE (.sqlite, .db, .csv, .jsonl), or --out - for stdout")
+  if (out === undefined) throw new UsageError("give --out FILE (.sqlite, .db, .csv, .jsonl), or --out - for stdout")
   if (v.format !== undefined && !FORMATS.includes(v.format as ExportFormat)) {
-    throw new ExportUsageError(`--format must be sqlite, csv or jsonl, got '${v.format}'`)
+    throw new UsageError(`--format must be sqlite, csv or jsonl, got '${v.format}'`)
   }
   let format = v.format as ExportFormat | undefined
   if (out === '-') {
-    if (format === undefined) throw new ExportUsageError('--out - (stdout) needs --format csv or --format jsonl')
-    if (format === 'sqlite') throw new ExportUsageError('SQLite cannot be written to stdout: give --out FILE.sqlite')
+    if (format === undefined) throw new UsageError('--out - (stdout) needs --format csv or --format jsonl')
+    if (format === 'sqlite') throw new UsageError('SQLite cannot be written to stdout: give --out FILE.sqlite')
   }
   format ??= formatOfPath(out)
-  if (format === undefined) throw new ExportUsageError(`cannot tell the format of '${out}' from its extension: use .sqlite, .db, .csv or .jsonl, or give --format`)
-  if (v.mock && base.baseUrl !== undefined) throw new ExportUsageError('--mock and --base-url exclude each other')
+  if (format === undefined) throw new UsageError(`cannot tell the format of '${out}' from its extension: use .sqlite, .db, .csv or .jsonl, or give --format`)
+  if (v.mock && base.baseUrl !== undefined) throw new UsageError('--mock and --base-url exclude each other')
   nonEmpty('base-url', base.baseUrl)
   nonEmpty('api-key-file', base.apiKeyFile)
   let progressInterval = 5
   if (v['progress-interval'] !== undefined) {
     progressInterval = Number(v['progress-interval'])
     if (!/^\d+(\.\d+)?$/.test(v['progress-interval']) || !(progressInterval >= 0.1 && progressInterval <= 3600)) {
-      throw new ExportUsageError(`--progress-interval must be a number of seconds from 0.1 to 3600, got '${v['progress-interval']}'`)
+      throw new UsageError(`--progress-interval must be a number of seconds from 0.1 to 3600, got '${v['progress-interval']}'`)
     }
   }
   let rateLimit: number | false = 10
@@ -195,7 +195,7 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
   if (rate !== undefined) {
     if (rate === 'off') rateLimit = false
     else if (/^\d+(\.\d+)?$/.test(rate) && Number(rate) > 0 && Number(rate) <= 1000) rateLimit = Number(rate)
-    else throw new ExportUsageError(`--rate-limit must be requests per second (up to 1000) or off, got '${rate}'`)
+    else throw new UsageError(`--rate-limit must be requests per second (up to 1000) or off, got '${rate}'`)
   }
   return { ...base, kind, exchange, method, pairs, allPairs: v['all-pairs'], interval, start, end, out, format, progressInterval, rateLimit }
 }

@@ -1,4 +1,4 @@
-import { ExportUsageError } from './usage-error.js'
+import { UsageError } from '../usage-error.js'
 
 // The service's datetime grammar: a bare date, or a datetime with optional seconds, fraction and zone.
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i
@@ -6,7 +6,7 @@ const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,
 /** Parses a `--start`/`--end` value; a date or a datetime without zone is UTC. Epoch ms. */
 export function parseFlagTime(flag: string, text: string): number {
   const m = ISO.exec(text.trim())
-  const fail = () => new ExportUsageError(`--${flag} must be an ISO 8601 date or datetime (2024-01-01, 2024-01-01T12:00:00Z), got '${text}'`)
+  const fail = () => new UsageError(`--${flag} must be an ISO 8601 date or datetime (2024-01-01, 2024-01-01T12:00:00Z), got '${text}'`)
   if (!m) throw fail()
   const [, y, mo, d, h = '00', mi = '00', s = '00', zone] = m
   const month = Number(mo)

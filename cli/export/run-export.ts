@@ -11,7 +11,7 @@ import { SeriesFailure, exportAll, type RunTotals } from './runner.js'
 import { selectSeries, type Series } from './series.js'
 import { shellQuote } from './shell-quote.js'
 import { openSink, type Sink } from './sinks/index.js'
-import { ExportUsageError } from './usage-error.js'
+import { UsageError } from '../usage-error.js'
 
 /** Where a run reads and writes; the real process by default (tests and the bench pass their own). */
 export interface ExportIO {
@@ -51,7 +51,7 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
   try {
     args = parseExportArgs(argv)
   } catch (error) {
-    if (!(error instanceof ExportUsageError)) throw error
+    if (!(error instanceof UsageError)) throw error
     say(`market-candles export: ${error.message}\n\n${EXPORT_USAGE}`)
     return 2
   }
@@ -68,12 +68,12 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
       apiKey = MOCK_KEY
       keySource = `the demo key ${MOCK_KEY}`
     }
-    if (apiKey === undefined) throw new ExportUsageError('no API key: set MARKET_CANDLES_API_KEY, or give --api-key-file FILE (or try --mock)')
+    if (apiKey === undefined) throw new UsageError('no API key: set MARKET_CANDLES_API_KEY, or give --api-key-file FILE (or try --mock)')
     if (!args.mock && args.baseUrl === undefined && !io.env.MARKET_CANDLES_BASE_URL) {
-      throw new ExportUsageError('no service URL: give --base-url URL or set MARKET_CANDLES_BASE_URL (or try --mock)')
+      throw new UsageError('no service URL: give --base-url URL or set MARKET_CANDLES_BASE_URL (or try --mock)')
     }
   } catch (error) {
-    if (!(error instanceof ExportUsageError)) throw error
+    if (!(error instanceof UsageError)) throw error
     say(`market-candles export: ${error.message}\n\n${EXPORT_USAGE}`)
     return 2
   }

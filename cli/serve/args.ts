@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
 import { parseDateTime } from '../../src/contract/index.js'
+import { UsageError } from '../usage-error.js'
 
 /** The options of `market-candles serve`. */
 export interface ServeArgs {
@@ -13,16 +14,9 @@ export interface ServeArgs {
   help: boolean
 }
 
-/** A command-line mistake: the CLI prints it with the usage and exits 2. */
-export class UsageError extends Error {
-  override name = 'UsageError'
-}
-
 export const DEFAULT_PORT = 4010
 
-export const USAGE = `Usage: market-candles serve [options]
-       market-candles --version
-       market-candles export [options]   full histories into SQLite, CSV or JSON Lines (export --help)
+export const SERVE_USAGE = `Usage: market-candles serve [options]
 
 Serves the market-candles reference service on node:http.
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 
 /**
  * The package's version, read from its package.json: the nearest one named `market-candles` above
- * this file (`dist/cli.js` in the package, `mocks/cli/` in a clone).
+ * this file (`dist/cli.js` in the package, `cli/` in a clone).
  */
 export function packageVersion(): string {
   let dir = dirname(fileURLToPath(import.meta.url))

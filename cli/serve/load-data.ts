@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js'
+import { createMockService, type MockService, type MockServiceOptions } from '../../mocks/core/service.js'
 
 /** The keys a `--data` file may hold: what `createMockService` takes for the dataset. */
 const DATA_KEYS = ['data', 'plans', 'accounts', 'keys'] as const

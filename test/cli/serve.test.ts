@@ -71,7 +71,7 @@ describe('the CLI: market-candles serve', () => {
     [['serve', '--bogus'], /Unknown option '--bogus'/],
     [['serve', 'extra'], /positional/i],
     [['launch'], /unknown command 'launch'/],
-    [[], /Usage: market-candles serve/],
+    [[], /Usage: market-candles <command>/],
   ])('bad flags %j: a clear message and exit code 2', async (args, message) => {
     const cli = run(args)
     expect(await cli.exited).toBe(2)

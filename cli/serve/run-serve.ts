@@ -1,28 +1,18 @@
-#!/usr/bin/env node
-import { startMockServer } from '../server/http-server.js'
-import { demoKeys } from '../data/accounts.js'
+import { startMockServer } from '../../mocks/server/http-server.js'
+import { demoKeys } from '../../mocks/data/accounts.js'
+import { EXIT } from '../exit-codes.js'
 import { DataFileError, loadDataFile } from './load-data.js'
-import { USAGE, UsageError, parseServeArgs } from './parse-serve-args.js'
-import { packageVersion } from './version.js'
-import { runExportInWorker } from '../../cli/export/run-in-worker.js'
+import { SERVE_USAGE, parseServeArgs } from './args.js'
 
-/** Runs the CLI; returns the exit code, or never returns while serving. */
-async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv
-  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
-    console.log(USAGE)
-    return command === undefined ? 2 : 0
-  }
-  if (command === '--version' || command === '-v' || command === 'version') {
-    console.log(packageVersion())
-    return 0
-  }
-  if (command === 'export') return runExportInWorker(rest)
-  if (command !== 'serve') throw new UsageError(`unknown command '${command}'`)
-  const args = parseServeArgs(rest)
+/**
+ * Runs `market-candles serve ARGS`: resolves with an exit code when it cannot start, and once
+ * SIGINT or SIGTERM has closed the server. Throws {@link UsageError} for bad flags.
+ */
+export async function runServe(argv: readonly string[]): Promise<number> {
+  const args = parseServeArgs([...argv])
   if (args.help) {
-    console.log(USAGE)
-    return 0
+    console.log(SERVE_USAGE)
+    return EXIT.ok
   }
   const serviceOptions = { now: args.now, rateLimit: args.rateLimit ? undefined : false as const }
   let loaded
@@ -31,7 +21,7 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (!(error instanceof DataFileError)) throw error
     console.error(`market-candles: ${error.message}`)
-    return 1
+    return EXIT.failure
   }
   let server
   try {
@@ -40,7 +30,7 @@ async function main(argv: string[]): Promise<number> {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'EADDRINUSE') console.error(`market-candles: port ${args.port} is in use; choose another with --port, or --port 0 for a free one`)
     else console.error(`market-candles: cannot listen on ${args.host}:${args.port}: ${(error as Error).message}`)
-    return 1
+    return EXIT.failure
   }
   console.log(`listening on ${server.url}`)
   console.log('')
@@ -62,22 +52,15 @@ async function main(argv: string[]): Promise<number> {
   console.log('')
   console.log('control plane for test suites: GET /_mock/usage, POST /_mock/reset, GET|POST|DELETE /_mock/faults,')
   console.log('GET|POST /_mock/clock. Ctrl-C stops.')
-  const stop = () => {
-    void server.close().finally(() => process.exit(0))
-  }
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
-  return new Promise<number>(() => {})
-}
-
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    if (error instanceof UsageError) {
-      console.error(`market-candles: ${error.message}\n\n${USAGE}`)
-      process.exit(2)
+  const running = server
+  // SIGINT or SIGTERM: answers in flight complete, then the server closes and the command exits 0.
+  return new Promise<number>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      void running.close().finally(() => resolve(EXIT.ok))
     }
-    console.error(error)
-    process.exit(1)
-  },
-)
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+  })
+}

@@ -1,0 +1,18 @@
+/**
+ * The exit codes of every `market-candles` command, in one place (docs/cli.md lists them for users).
+ */
+export const EXIT = {
+  /** Done: the server stopped cleanly, the export finished, every conformance rule that ran passed. */
+  ok: 0,
+  /** Failed: a run-time error (unreachable service, a bad --data file, a failed rule), after saying why. */
+  failure: 1,
+  /** Bad usage: an unknown command or flag, a bad value; the message and the usage are printed. */
+  usage: 2,
+  /** Interrupted by SIGINT (Ctrl-C) after finishing the page in hand; the same command resumes. */
+  interrupted: 130,
+  /** stdout closed by its reader (`... --out - | head`), as a shell reports a SIGPIPE death. */
+  brokenPipe: 141,
+} as const
+
+/** One of {@link EXIT}'s codes. */
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT]
