@@ -48,6 +48,10 @@ export type { RequestInfo } from './errors/index.js'
 export { pageCursorSchema } from './pagination/index.js'
 export type { PageCursor, CandlePage, PageWalk, CandleWalk, WalkOptions, ToArrayOptions } from './pagination/index.js'
 
+// Candles at any interval from the service's own: resample a walk or an array
+export { resample, ResampleError } from './analysis/index.js'
+export type { ResampleOptions, ResampledCandle, BucketFill } from './analysis/index.js'
+
 // Client-side rate limiting, shareable between the clients of one account
 export { RateLimiter } from './rate-limit/rate-limiter.js'
 export type { RateLimiterOptions, ReleaseSlot, SlotAnswer } from './rate-limit/rate-limiter.js'
