@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util'
 import { parseFlagTime } from './dates.js'
+import { parseResample } from './resample-flag.js'
 import { UsageError } from '../usage-error.js'
 
 /** Output formats; the file extension or `--format` picks one. */
-export type ExportFormat = 'sqlite' | 'csv' | 'jsonl'
+export type ExportFormat = 'sqlite' | 'csv' | 'jsonl' | 'parquet'
 
 /** The parsed options of `market-candles export`. */
 export interface ExportArgs {
@@ -29,6 +30,10 @@ export interface ExportArgs {
   progressInterval: number
   /** Candle requests per second the client allows itself; false for no client-side limit. */
   rateLimit: number | false
+  /** `--resample`: the interval stored, built from the exported candles; undefined stores them as they are. */
+  resample: string | undefined
+  /** `--report`: where the per-series coverage is written as JSON. */
+  report: string | undefined
   help: boolean
 }
 
@@ -53,7 +58,10 @@ What to export:
 
 Where to:
   --out FILE             .sqlite or .db, .csv, .jsonl; '-' writes CSV or JSON Lines to stdout
-  --format F             sqlite, csv or jsonl (default: from the extension of --out)
+  --format F             sqlite, csv, jsonl or parquet (default: from the extension of --out);
+                         parquet writes a dataset into the directory --out, one folder per series
+  --resample I           store candles resampled to I (5m, 15m, 4h, 1w, 1M...), a whole multiple of --interval
+  --report FILE.json     also write each series' coverage (stored, expected, gaps) as JSON
 
 Service:
                          the API key comes from MARKET_CANDLES_API_KEY, or:
@@ -71,7 +79,7 @@ Output:
 Exit codes: 0 done, 1 error (data written so far is kept), 2 bad flags, 130 interrupted (Ctrl-C),
 141 stdout closed by its reader.`
 
-const FORMATS: readonly ExportFormat[] = ['sqlite', 'csv', 'jsonl']
+const FORMATS: readonly ExportFormat[] = ['sqlite', 'csv', 'jsonl', 'parquet']
 
 /** The format of an output path from its extension, if it has a known one. */
 export function formatOfPath(path: string): ExportFormat | undefined {
@@ -79,6 +87,7 @@ export function formatOfPath(path: string): ExportFormat | undefined {
   if (lower.endsWith('.sqlite') || lower.endsWith('.db') || lower.endsWith('.sqlite3')) return 'sqlite'
   if (lower.endsWith('.csv')) return 'csv'
   if (lower.endsWith('.jsonl') || lower.endsWith('.ndjson')) return 'jsonl'
+  if (lower.endsWith('.parquet')) return 'parquet'
   return undefined
 }
 
@@ -127,6 +136,8 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
         quiet: { type: 'boolean', short: 'q', default: false },
         'progress-interval': { type: 'string' },
         'rate-limit': { type: 'string' },
+        resample: { type: 'string' },
+        report: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     })
@@ -142,7 +153,7 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
     help: v.help,
   }
   if (v.help) {
-    return { ...base, kind: 'exchange', exchange: undefined, method: undefined, pairs: [], allPairs: false, interval: '', start: undefined, end: undefined, out: '', format: 'csv', progressInterval: 5, rateLimit: 10 }
+    return { ...base, kind: 'exchange', exchange: undefined, method: undefined, pairs: [], allPairs: false, interval: '', start: undefined, end: undefined, out: '', format: 'csv', progressInterval: 5, rateLimit: 10, resample: undefined, report: undefined }
   }
   const nonEmpty = (name: string, value: string | undefined) => {
     if (value !== undefined && value.trim() === '') throw new UsageError(`--${name} cannot be empty`)
@@ -171,12 +182,13 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
   const out = nonEmpty('out', v.out)
   if (out === undefined) throw new UsageError("give --out FILE (.sqlite, .db, .csv, .jsonl), or --out - for stdout")
   if (v.format !== undefined && !FORMATS.includes(v.format as ExportFormat)) {
-    throw new UsageError(`--format must be sqlite, csv or jsonl, got '${v.format}'`)
+    throw new UsageError(`--format must be sqlite, csv, jsonl or parquet, got '${v.format}'`)
   }
   let format = v.format as ExportFormat | undefined
   if (out === '-') {
     if (format === undefined) throw new UsageError('--out - (stdout) needs --format csv or --format jsonl')
     if (format === 'sqlite') throw new UsageError('SQLite cannot be written to stdout: give --out FILE.sqlite')
+    if (format === 'parquet') throw new UsageError('Parquet cannot be written to stdout: give --out DIR, the dataset\'s directory')
   }
   format ??= formatOfPath(out)
   if (format === undefined) throw new UsageError(`cannot tell the format of '${out}' from its extension: use .sqlite, .db, .csv or .jsonl, or give --format`)
@@ -197,5 +209,7 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
     else if (/^\d+(\.\d+)?$/.test(rate) && Number(rate) > 0 && Number(rate) <= 1000) rateLimit = Number(rate)
     else throw new UsageError(`--rate-limit must be requests per second (up to 1000) or off, got '${rate}'`)
   }
-  return { ...base, kind, exchange, method, pairs, allPairs: v['all-pairs'], interval, start, end, out, format, progressInterval, rateLimit }
+  const resample = parseResample(v.resample, interval)
+  const report = nonEmpty('report', v.report)
+  return { ...base, kind, exchange, method, pairs, allPairs: v['all-pairs'], interval, start, end, out, format, progressInterval, rateLimit, resample, report }
 }

@@ -8,6 +8,7 @@ import { describeFailure, keptNote } from './describe-failure.js'
 import { MOCK_KEY, startEmbeddedService } from './embedded-service.js'
 import { RequestMeter, plainReporter, silentReporter, ttyReporter, type ProgressReporter, type ReporterContext } from './progress/index.js'
 import { SeriesFailure, exportAll, type RunTotals } from './runner.js'
+import { writeCoverageReport, type SeriesCoverage } from './coverage.js'
 import { selectSeries, type Series } from './series.js'
 import { shellQuote } from './shell-quote.js'
 import { openSink, type Sink } from './sinks/index.js'
@@ -109,6 +110,7 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
     : io.stderrIsTTY ? ttyReporter(context)
     : plainReporter(context))
   const totals: RunTotals = { series: 0, candles: 0, pages: 0 }
+  const coverage: SeriesCoverage[] = []
   let catalog: PairCoverage[] | undefined
   let sink: Sink | undefined
   const started = performance.now()
@@ -117,11 +119,14 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
     if (args.kind === 'aggregated') args.method ??= DEFAULT_METHOD
     catalog = await readCatalog(client, args, controller.signal)
     const planned: Series[] = selectSeries(args, catalog)
-    sink = await openSink(args.out, args.format, args.kind, planned, io.stdout)
-    await exportAll(client, planned, args, sink, reporter, controller.signal, totals)
+    // With --resample the output holds the series at the target interval.
+    const stored = args.resample === undefined ? planned : planned.map((s) => ({ ...s, interval: args.resample! }))
+    sink = await openSink(args.out, args.format, args.kind, stored, io.stdout, (text) => reporter.note(text))
+    await exportAll(client, planned, args, sink, reporter, controller.signal, totals, coverage)
     await sink.close()
     sink = undefined
     reporter.stop()
+    if (args.report !== undefined) writeCoverageReport(args.report, coverage)
     if (!args.quiet) say(summary(totals, meter, started, args.out))
     return 0
   } catch (error) {
@@ -130,6 +135,14 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
       await sink?.close()
     } catch (closeError) {
       say(`market-candles export: closing ${args.out} failed: ${(closeError as Error).message}`)
+    }
+    // The report of an interrupted or failed run says how far each series got (complete: false).
+    if (args.report !== undefined && coverage.length > 0) {
+      try {
+        writeCoverageReport(args.report, coverage)
+      } catch (reportError) {
+        say(`market-candles export: ${(reportError as Error).message}`)
+      }
     }
     const aborted = (error instanceof SeriesFailure ? error.cause : error) instanceof APIUserAbortError
     if (aborted || controller.signal.aborted) {

@@ -79,6 +79,11 @@ export class BucketBuilder<C extends AnyCandle> {
     else if (this.options.forming) this.ready.push(this.snapshot(false))
   }
 
+  /** The close time (epoch ms) of the bucket being formed; undefined when none is. */
+  get openEnd(): number | undefined {
+    return this.count > 0 ? this.end : undefined
+  }
+
   /** The end of the source: the open bucket, partial, is final now. */
   finish(): void {
     if (this.count > 0) this.closeBucket()

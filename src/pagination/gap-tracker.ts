@@ -67,6 +67,7 @@ export class GapTracker {
   observe(closeTs: string | number): void {
     const t = typeof closeTs === 'number' ? closeTs : closeTimeMs(closeTs)
     if (!(t >= this.next)) return // before the range, or not on the grid's order: not a gap
+    if (this.last !== undefined && t > this.last) return // after the range
     if (t > this.next) this.addGap(this.next, t - this.step)
     this.received++
     this.seen = t
