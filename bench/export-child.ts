@@ -41,6 +41,8 @@ export interface ExportChildResult {
   peakRssMb: number
   /** CPU time (user + system, every thread of this process) over writeSpanMs, ms. */
   cpuMs: number
+  /** Series started .. the export done, output closed (a sink that buffers flushes at close), ms. */
+  doneSpanMs?: number
 }
 
 const cpuNow = () => {
@@ -100,7 +102,9 @@ async function exportRun(): Promise<ExportChildResult> {
     reporter: recorder,
     onInterrupt: () => () => {},
   })
+  const doneAt = performance.now()
   return {
+    doneSpanMs: doneAt - startedAt,
     exitCode,
     candles,
     pages,

@@ -47,7 +47,7 @@ export interface ExportBench {
   pass: boolean
 }
 
-function inChild(mode: 'export' | 'raw', config: ExportChildConfig): Promise<ExportChildResult> {
+export function inChild(mode: 'export' | 'raw', config: ExportChildConfig): Promise<ExportChildResult> {
   // A config longer than one argument may be (128 KiB on Linux: E2BIG) goes through a temp file.
   let json = JSON.stringify(config)
   let configDir: string | undefined
@@ -61,11 +61,11 @@ function inChild(mode: 'export' | 'raw', config: ExportChildConfig): Promise<Exp
   return runChildForResult(CHILD, [mode, json], CHILD_TIMEOUT_MS, exitCode).finally(cleanUp)
 }
 
-const exportArgs = (range: WalkRange, out: string, extra: string[] = []) => [
+export const exportArgs = (range: WalkRange, out: string, extra: string[] = []) => [
   '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1m', '--start', range.start, '--end', range.end, '--out', out, ...extra,
 ]
 
-async function withServer<T>(name: string, flags: string[], body: (server: ChildServer) => Promise<T>): Promise<T> {
+export async function withServer<T>(name: string, flags: string[], body: (server: ChildServer) => Promise<T>): Promise<T> {
   const server = await startChildServer(name, [CLI, 'serve', '--port', '0', '--host', '127.0.0.1', '--now', NOW, ...flags])
   try {
     return await body(server)

@@ -3,7 +3,7 @@ export const USAGE = `Usage: market-candles <command> [options]
 
 Commands:
   serve         serve the reference service over HTTP (for tests in any language)
-  export        page full histories into SQLite, CSV or JSON Lines
+  export        page full histories into SQLite, CSV, JSON Lines or Parquet
   conformance   check a deployment of the service against the contract
 
   market-candles <command> --help    the options of one command

@@ -58,8 +58,8 @@ describe('market-candles export: coverage that tells the truth', () => {
 })
 
 describe('market-candles export --resample', () => {
-  const stripped = (c: Record<string, unknown>) => {
-    const { source_candles: _n, source_expected: _e, complete: _c, final: _f, ...rest } = c
+  const stripped = (c: object) => {
+    const { source_candles: _n, source_expected: _e, complete: _c, final: _f, ...rest } = c as Record<string, unknown>
     return rest
   }
 

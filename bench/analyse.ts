@@ -1,0 +1,64 @@
+/**
+ * Section `analyse`: (a) resample over 10 M 1m candles in memory (bench/resample-speed.ts) and
+ * (b) export into Parquet beside SQLite and CSV (bench/parquet-export.ts), measured in one run.
+ */
+import { measureParquetExport, type ParquetExportBench } from './parquet-export.js'
+import { HEAP_FLAT_MB, RESAMPLE_CANDLES, RESAMPLE_TARGET_PER_S, measureResampleSpeed, type ResampleSpeed } from './resample-speed.js'
+import { fmt, median, withSpread } from './stats.js'
+import { verdictOf, type BenchRow } from './table.js'
+
+export interface AnalyseBench {
+  resample: ResampleSpeed
+  parquet: ParquetExportBench
+  /** Parquet candles/s over SQLite candles/s, round by round. */
+  ratios: number[]
+  rows: BenchRow[]
+  pass: boolean
+}
+
+const M = (xs: number[]) => xs.map((x) => x / 1e6)
+const K = (xs: number[]) => xs.map((x) => x / 1e3)
+const MB = (n: number) => `${fmt(n / 2 ** 20, 1)} MB`
+
+export async function measureAnalyse(): Promise<AnalyseBench> {
+  const resample = measureResampleSpeed()
+  const parquet = await measureParquetExport()
+  const ratios = parquet.rates.parquet.map((p, i) => p / parquet.rates.sqlite[i]!)
+  const rows: BenchRow[] = [
+    {
+      figure: `analyse a resample 10 M 1m candles -> 15m, resample's own rate: ${withSpread(M(resample.own), 1)} M source candles/s (with making the candles: ${withSpread(M(resample.total), 1)} M/s)`,
+      goal: `>= ${RESAMPLE_TARGET_PER_S / 1e6} M/s`,
+      verdict: verdictOf(Math.min(...resample.own), Math.max(...resample.own), RESAMPLE_TARGET_PER_S),
+    },
+    {
+      figure: `analyse a heap after a full GC, at 10 M source candles - at 1 M: ${fmt(resample.heapMb.growth, 2)} MB`,
+      goal: `<= ${HEAP_FLAT_MB} MB (flat)`,
+      verdict: verdictOf(resample.heapMb.growth, resample.heapMb.growth, HEAP_FLAT_MB, true),
+    },
+    {
+      figure: `analyse b export, no rate limit, ${parquet.candles / 1000}k candles: Parquet ${withSpread(K(parquet.rates.parquet), 0)}k/s, SQLite ${withSpread(K(parquet.rates.sqlite), 0)}k/s; Parquet / SQLite ${withSpread(ratios, 2)}`,
+      goal: '>= 1.00 (Parquet / SQLite)',
+      verdict: parquet.complete ? verdictOf(Math.min(...ratios), Math.max(...ratios), 1) : 'not measured',
+    },
+    {
+      figure: `analyse b size of the same candles: Parquet ${MB(parquet.bytes.parquet)}, SQLite ${MB(parquet.bytes.sqlite)}, CSV ${MB(parquet.bytes.csv)}`,
+      goal: '',
+      verdict: 'info',
+    },
+  ]
+  const pass = resample.pass && parquet.complete && Math.min(...ratios) >= 1
+  return { resample, parquet, ratios, rows, pass }
+}
+
+export function reportAnalyse(r: AnalyseBench): string[] {
+  const { resample: s, parquet: p } = r
+  return [
+    `analyse. (a) resample(${RESAMPLE_CANDLES / 1e6} M 1m candles made by a generator, '15m') -> ${s.outputs} candles, ${s.own.length} alternating rounds`,
+    `      making the candles alone: ${withSpread(M(s.generate), 2)} M/s; making and resampling: ${withSpread(M(s.total), 2)} M/s`,
+    `      resample's own rate (time of both - time of making alone): ${withSpread(M(s.own), 2)} M source candles/s (target >= ${RESAMPLE_TARGET_PER_S / 1e6} M/s)`,
+    `      heap used after a full GC: ${fmt(s.heapMb.at1M, 2)} MB at 1 M source candles, ${fmt(s.heapMb.atEnd, 2)} MB at ${RESAMPLE_CANDLES / 1e6} M (growth ${fmt(s.heapMb.growth, 2)} MB, target <= ${HEAP_FLAT_MB})`,
+    `  (b) export ${p.candles} 1m candles (serve --no-rate-limit, --rate-limit off), series start .. export done, formats in alternating rounds`,
+    `      Parquet ${withSpread(K(p.rates.parquet), 0)}k candles/s, SQLite ${withSpread(K(p.rates.sqlite), 0)}k, CSV ${withSpread(K(p.rates.csv), 0)}k; Parquet / SQLite per round ${r.ratios.map((x) => fmt(x, 2)).join(', ')} (median ${fmt(median(r.ratios), 2)})`,
+    `      on disk: Parquet ${MB(p.bytes.parquet)} (${fmt(p.bytes.parquet / p.candles, 1)} B/candle), SQLite ${MB(p.bytes.sqlite)} (${fmt(p.bytes.sqlite / p.candles, 1)}), CSV ${MB(p.bytes.csv)} (${fmt(p.bytes.csv / p.candles, 1)})`,
+  ]
+}
