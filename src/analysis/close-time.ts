@@ -1,6 +1,6 @@
-// The `YYYY-MM-DD` of the last day parsed, as char codes, and its midnight: walks and resamples
-// read many close times of one day in a row, and Date.parse costs more than the rest of a candle.
-const cachedPrefix = new Uint16Array(10)
+// The `YYYY-MM-DDT` of the last day parsed and its midnight: walks and resamples read many close
+// times of one day in a row, and Date.parse costs more than the rest of a candle.
+let cachedPrefix = ''
 let cachedMidnight = Number.NaN
 
 // Two decimal digits at `at`, or -1.
@@ -17,12 +17,10 @@ function twoDigits(ts: string, at: number): number {
  */
 export function closeTimeMs(ts: string): number {
   if (ts.length !== 20 || ts.charCodeAt(10) !== 84 || ts.charCodeAt(19) !== 90) return Date.parse(ts)
-  let same = cachedMidnight === cachedMidnight // false while nothing is cached (NaN)
-  for (let i = 0; same && i < 10; i++) same = ts.charCodeAt(i) === cachedPrefix[i]
-  if (!same) {
+  if (!ts.startsWith(cachedPrefix) || cachedPrefix === '') {
     const midnight = Date.parse(`${ts.slice(0, 10)}T00:00:00Z`)
     if (Number.isNaN(midnight)) return Number.NaN
-    for (let i = 0; i < 10; i++) cachedPrefix[i] = ts.charCodeAt(i)
+    cachedPrefix = ts.slice(0, 11)
     cachedMidnight = midnight
   }
   const h = twoDigits(ts, 11)
