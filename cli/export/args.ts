@@ -39,7 +39,7 @@ export interface ExportArgs {
 
 export const EXPORT_USAGE = `Usage: market-candles export [options]
 
-Downloads full candle histories into SQLite, CSV or JSON Lines. Running the same command again
+Downloads full candle histories into SQLite, CSV, JSON Lines or Parquet. Running the same command again
 continues after the last stored candle of each series: nothing is fetched twice.
 
   market-candles export --exchange bitstamp --pair BTC/USD --interval 1m --start 2024-01-01 --out candles.sqlite
@@ -191,7 +191,7 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
     if (format === 'parquet') throw new UsageError('Parquet cannot be written to stdout: give --out DIR, the dataset\'s directory')
   }
   format ??= formatOfPath(out)
-  if (format === undefined) throw new UsageError(`cannot tell the format of '${out}' from its extension: use .sqlite, .db, .csv or .jsonl, or give --format`)
+  if (format === undefined) throw new UsageError(`cannot tell the format of '${out}' from its extension: use .sqlite, .db, .csv, .jsonl or .parquet, or give --format`)
   if (v.mock && base.baseUrl !== undefined) throw new UsageError('--mock and --base-url exclude each other')
   nonEmpty('base-url', base.baseUrl)
   nonEmpty('api-key-file', base.apiKeyFile)
