@@ -75,7 +75,7 @@ abstract class Walk<C extends { close_ts: string }, T> implements AsyncIterable<
   protected position: PageCursor | null
   protected readonly source: WalkSource<C>
   protected readonly options: WalkOptions
-  /** Counts the range's close times against the candles yielded; a string says why it cannot. */
+  /** Counts the range's close times against the candles yielded; a string says why it cannot. @internal */
   protected readonly tracker: GapTracker | string
 
   constructor(source: WalkSource<C>, cursor: PageCursor, options: WalkOptions = {}, track = true) {
