@@ -45,6 +45,8 @@ describe('market-candles export: coverage that tells the truth', () => {
       from: '2024-01-01T01:00:00Z', to: '2024-01-06T00:00:00Z', expected: 120, received: 113, missing: 7, complete: true, gaps: GAPS,
     })
     expect(json.series).toHaveLength(2)
+    expect(readFileSync(report, 'utf8')).not.toContain('demo-enterprise-key') // the key is in no output
+    expect(r.stderr).not.toContain('demo-enterprise-key')
 
     const again = await runCli(['export', ...ALPHA, '--out', out, '--report', report], env)
     expect(again.stderr).toContain('export: alpha BTC/USD 1h: 0 candles stored, nothing new in range')
