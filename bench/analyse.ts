@@ -26,14 +26,14 @@ export async function measureAnalyse(): Promise<AnalyseBench> {
   const ratios = parquet.rates.parquet.map((p, i) => p / parquet.rates.sqlite[i]!)
   const rows: BenchRow[] = [
     {
-      figure: `analyse a resample 10 M 1m candles -> 15m, resample's own rate per second of CPU time: ${withSpread(M(resample.ownCpu), 1)} M source candles/s (with making the candles: ${withSpread(M(resample.totalCpu), 1)} M/s)`,
+      figure: `analyse a resample 10 M 1m candles -> 15m, making the candles included, per second of CPU time: ${withSpread(M(resample.totalCpu), 1)} M source candles/s (resample's own share: ${withSpread(M(resample.ownCpu.filter(Number.isFinite)), 1)} M/s)`,
       goal: `>= ${RESAMPLE_TARGET_PER_S / 1e6} M/s`,
-      verdict: verdictOf(Math.min(...resample.ownCpu), Math.max(...resample.ownCpu), RESAMPLE_TARGET_PER_S),
+      verdict: verdictOf(Math.min(...resample.totalCpu), Math.max(...resample.totalCpu), RESAMPLE_TARGET_PER_S),
     },
     {
-      figure: `analyse a the same per second of wall time (waits for a core included): ${withSpread(M(resample.own), 1)} M/s (with making the candles: ${withSpread(M(resample.total), 1)} M/s)`,
-      goal: '',
-      verdict: 'info',
+      figure: `analyse a the same per second of wall time (waits for a core included): ${withSpread(M(resample.total), 1)} M/s`,
+      goal: `>= ${RESAMPLE_TARGET_PER_S / 1e6} M/s`,
+      verdict: verdictOf(Math.min(...resample.total), Math.max(...resample.total), RESAMPLE_TARGET_PER_S),
     },
     {
       figure: `analyse a heap after a full GC, at 10 M source candles - at 1 M: ${fmt(resample.heapMb.growth, 2)} MB`,
@@ -60,8 +60,8 @@ export function reportAnalyse(r: AnalyseBench): string[] {
   return [
     `analyse. (a) resample(${RESAMPLE_CANDLES / 1e6} M 1m candles made by a generator, '15m') -> ${s.outputs} candles, ${s.own.length} alternating rounds`,
     `      per second of CPU time: making the candles alone ${withSpread(M(s.generateCpu), 2)} M/s; making and resampling ${withSpread(M(s.totalCpu), 2)} M/s`,
-    `      resample's own rate (time of both - time of making alone): ${withSpread(M(s.ownCpu), 2)} M source candles/s of CPU time (target >= ${RESAMPLE_TARGET_PER_S / 1e6} M/s)`,
-    `      per second of wall time: making alone ${withSpread(M(s.generate), 2)} M/s, making and resampling ${withSpread(M(s.total), 2)} M/s, resample's own ${withSpread(M(s.own), 2)} M/s`,
+    `      resample's own share (time of both - time of making alone): ${withSpread(M(s.ownCpu.filter(Number.isFinite)), 2)} M source candles/s of CPU time; target >= ${RESAMPLE_TARGET_PER_S / 1e6} M/s with making the candles included`,
+    `      per second of wall time: making alone ${withSpread(M(s.generate), 2)} M/s, making and resampling ${withSpread(M(s.total), 2)} M/s`,
     `      heap used after a full GC: ${fmt(s.heapMb.at1M, 2)} MB at 1 M source candles, ${fmt(s.heapMb.atEnd, 2)} MB at ${RESAMPLE_CANDLES / 1e6} M (growth ${fmt(s.heapMb.growth, 2)} MB, target <= ${HEAP_FLAT_MB})`,
     `  (b) export ${p.candles} 1m candles (serve --no-rate-limit, --rate-limit off), series start .. export done, formats in alternating rounds`,
     `      Parquet ${withSpread(K(p.rates.parquet), 0)}k candles/s, SQLite ${withSpread(K(p.rates.sqlite), 0)}k, CSV ${withSpread(K(p.rates.csv), 0)}k; Parquet / SQLite per round ${r.ratios.map((x) => fmt(x, 2)).join(', ')} (median ${fmt(median(r.ratios), 2)})`,

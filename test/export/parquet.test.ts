@@ -57,6 +57,19 @@ describe('market-candles export --format parquet', () => {
     expect(new Set(groups.map((g) => g.compression))).toEqual(new Set(['SNAPPY']))
   }, 30_000)
 
+  test('--resample 4h stores resampled candles in the dataset, in the folder of the target interval', async () => {
+    const out = join(dir, 'four')
+    const db = join(dir, 'four.sqlite')
+    const args = [...SERIES.exchange, '--resample', '4h', '--rate-limit', 'off', '--quiet']
+    expect((await runCli(['export', ...args, '--out', out, '--format', 'parquet'], env)).code).toBe(0)
+    expect((await runCli(['export', ...args, '--out', db], env)).code).toBe(0)
+    const expected = sqliteRows(db, 'exchange_candles')
+    expect(expected.length).toBeGreaterThan(1000)
+    expect(expected.every((r) => r.interval === '4h')).toBe(true)
+    expect(await duckRows(out, 'exchange')).toEqual(expected)
+    expect(existsSync(join(out, 'exchange=bitstamp', 'base=ETH', 'quote=USD', 'interval=4h', 'part-000000.parquet'))).toBe(true)
+  }, 60_000)
+
   test('--out - is refused for Parquet, and a path that is a file is a clear error', async () => {
     const r = await runCli(['export', ...SERIES.exchange, '--out', '-', '--format', 'parquet'], env)
     expect(r.code).toBe(2)
@@ -88,6 +101,21 @@ describe('market-candles export --format parquet: resume', () => {
     expect((await runCli(['export', ...LONG, '--quiet', '--out', out, '--format', 'parquet'], env, 120_000)).code).toBe(0) // nothing new
     expect(await duckRows(out, 'exchange')).toEqual(full)
     expect(readdirSync(join(out, 'exchange=bitstamp', 'base=BTC', 'quote=USD', 'interval=1m'))).toEqual(['part-000000.parquet', 'part-000001.parquet'])
+  }, 240_000)
+
+  test('SIGINT writes the rows in hand as a last part and exits 130; the same command then completes with no gap and no duplicate', async () => {
+    const out = join(dir, 'int')
+    const btc = join(out, 'exchange=bitstamp', 'base=BTC', 'quote=USD', 'interval=1m')
+    const cli = startCli(['export', ...LONG, '--out', out, '--format', 'parquet', '--quiet'], env, 120_000)
+    await waitFor(() => existsSync(join(btc, 'part-000000.parquet')) || cli.child.exitCode !== null, 60_000, 'a first part file')
+    cli.child.kill('SIGINT')
+    const r = await cli.result
+    expect(r.code).toBe(130)
+    const partial = await duckRows(out, 'exchange')
+    expect(partial.length).toBeGreaterThan(74_881) // BTC/USD whole, and ETH/USD's rows in hand
+    expect(partial).toEqual(full.slice(0, partial.length))
+    expect((await runCli(['export', ...LONG, '--out', out, '--format', 'parquet', '--quiet'], env, 120_000)).code).toBe(0)
+    expect(await duckRows(out, 'exchange')).toEqual(full)
   }, 240_000)
 
   test('after SIGKILL mid-run, a rerun completes with no gap and no duplicate; a torn part file and a leftover temporary file are detected and replaced', async () => {
