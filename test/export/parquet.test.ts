@@ -45,7 +45,7 @@ describe('market-candles export --format parquet', () => {
     expect(readdirSync(join(out, source, 'base=BTC', 'quote=USD', 'interval=1h'))).toEqual(['part-000000.parquet'])
   }, 60_000)
 
-  test('typed columns: close_ts a UTC timestamp, prices and volumes doubles, exchanges a list of strings, flag nullable; Snappy', async () => {
+  test('typed columns: close_ts a UTC timestamp, prices and volumes doubles, exchanges a list of strings, flag nullable; Zstandard', async () => {
     const schema = await duckSchema(join(dir, 'same-aggregated'))
     expect(schema['duckdb:close_ts']!.type).toBe('TIMESTAMP WITH TIME ZONE')
     for (const name of ['open', 'high', 'low', 'close', 'base_volume', 'quote_volume']) expect(schema[`duckdb:${name}`]!.type).toBe('DOUBLE')
@@ -54,7 +54,7 @@ describe('market-candles export --format parquet', () => {
     expect(schema.flag!.nullable).toBe(true)
     expect(schema.close_ts!.nullable).toBe(false)
     const groups = await duckRowGroups(join(dir, 'same-exchange'))
-    expect(new Set(groups.map((g) => g.compression))).toEqual(new Set(['SNAPPY']))
+    expect(new Set(groups.map((g) => g.compression))).toEqual(new Set(['ZSTD']))
   }, 30_000)
 
   test('--resample 4h stores resampled candles in the dataset, in the folder of the target interval', async () => {

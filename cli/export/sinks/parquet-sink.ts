@@ -2,6 +2,7 @@ import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { seriesLabel, type Series } from '../series.js'
 import type { Kind } from './columns.js'
+import { parquetCodec } from './parquet-codec.js'
 import { PARQUET_ROW_GROUP, ParquetColumns } from './parquet-columns.js'
 import { LAST_CLOSE_KEY, partName, partitionPath, readPartition, type PartitionState } from './parquet-dataset.js'
 import { OutputError, plannedSeriesKey, type AnyCandle, type Sink } from './sink.js'
@@ -10,7 +11,7 @@ import { OutputError, plannedSeriesKey, type AnyCandle, type Sink } from './sink
 type Writer = typeof import('hyparquet-writer')
 
 /**
- * A Parquet dataset in the directory `out`, partitioned by series (Hive style), Snappy compressed,
+ * A Parquet dataset in the directory `out`, partitioned by series (Hive style), Zstandard compressed,
  * in part files of up to {@link PARQUET_ROW_GROUP} rows (one row group each). A part is written to
  * a temporary file, synced, then renamed: a kill leaves whole parts only, and the rows not yet in
  * a part are fetched again by the next run, which continues after the last close_ts in the
@@ -36,6 +37,7 @@ export async function openParquet(out: string, kind: Kind, planned: readonly Ser
     states.set(plannedSeriesKey(series), { ...state, dir })
   }
   const columns = new ParquetColumns(kind)
+  const { codec, compressors } = parquetCodec()
   let current: (PartitionState & { dir: string }) | undefined
 
   const flush = () => {
@@ -45,7 +47,8 @@ export async function openParquet(out: string, kind: Kind, planned: readonly Ser
       writer.parquetWriteBuffer({
         columnData: columns.take() as Parameters<Writer['parquetWriteBuffer']>[0]['columnData'],
         schema: columns.schema,
-        codec: 'SNAPPY',
+        codec,
+        compressors,
         rowGroupSize: PARQUET_ROW_GROUP,
         kvMetadata: [{ key: LAST_CLOSE_KEY, value: last }],
         createdBy: 'market-candles',
