@@ -10,8 +10,9 @@ import { verdictOf, type BenchRow } from './table.js'
 export interface AnalyseBench {
   resample: ResampleSpeed
   parquet: ParquetExportBench
-  /** Parquet candles/s over SQLite candles/s, round by round. */
+  /** Parquet candles/s over SQLite candles/s, round by round: wall time, and CPU time. */
   ratios: number[]
+  cpuRatios: number[]
   rows: BenchRow[]
   pass: boolean
 }
@@ -24,6 +25,7 @@ export async function measureAnalyse(): Promise<AnalyseBench> {
   const resample = measureResampleSpeed()
   const parquet = await measureParquetExport()
   const ratios = parquet.rates.parquet.map((p, i) => p / parquet.rates.sqlite[i]!)
+  const cpuRatios = parquet.cpuRates.parquet.map((p, i) => p / parquet.cpuRates.sqlite[i]!)
   const rows: BenchRow[] = [
     {
       figure: `analyse a resample 10 M 1m candles -> 15m, making the candles included, per second of CPU time: ${withSpread(M(resample.totalCpu), 1)} M source candles/s (resample's own share: ${withSpread(M(resample.ownCpu.filter(Number.isFinite)), 1)} M/s)`,
@@ -46,13 +48,18 @@ export async function measureAnalyse(): Promise<AnalyseBench> {
       verdict: parquet.complete ? verdictOf(Math.min(...ratios), Math.max(...ratios), 1) : 'not measured',
     },
     {
+      figure: `analyse b the same per second of the export's CPU time: Parquet ${withSpread(K(parquet.cpuRates.parquet), 0)}k/s, SQLite ${withSpread(K(parquet.cpuRates.sqlite), 0)}k/s; Parquet / SQLite ${withSpread(cpuRatios, 2)}`,
+      goal: '>= 1.00 (Parquet / SQLite)',
+      verdict: parquet.complete ? verdictOf(Math.min(...cpuRatios), Math.max(...cpuRatios), 1) : 'not measured',
+    },
+    {
       figure: `analyse b size of the same candles: Parquet ${MB(parquet.bytes.parquet)}, SQLite ${MB(parquet.bytes.sqlite)}, CSV ${MB(parquet.bytes.csv)}`,
       goal: '',
       verdict: 'info',
     },
   ]
   const pass = resample.pass && parquet.complete && Math.min(...ratios) >= 1
-  return { resample, parquet, ratios, rows, pass }
+  return { resample, parquet, ratios, cpuRatios, rows, pass }
 }
 
 export function reportAnalyse(r: AnalyseBench): string[] {
@@ -65,6 +72,7 @@ export function reportAnalyse(r: AnalyseBench): string[] {
     `      heap used after a full GC: ${fmt(s.heapMb.at1M, 2)} MB at 1 M source candles, ${fmt(s.heapMb.atEnd, 2)} MB at ${RESAMPLE_CANDLES / 1e6} M (growth ${fmt(s.heapMb.growth, 2)} MB, target <= ${HEAP_FLAT_MB})`,
     `  (b) export ${p.candles} 1m candles (serve --no-rate-limit, --rate-limit off), series start .. export done, formats in alternating rounds`,
     `      Parquet ${withSpread(K(p.rates.parquet), 0)}k candles/s, SQLite ${withSpread(K(p.rates.sqlite), 0)}k, CSV ${withSpread(K(p.rates.csv), 0)}k; Parquet / SQLite per round ${r.ratios.map((x) => fmt(x, 2)).join(', ')} (median ${fmt(median(r.ratios), 2)})`,
+    `      per second of CPU time: Parquet ${withSpread(K(p.cpuRates.parquet), 0)}k, SQLite ${withSpread(K(p.cpuRates.sqlite), 0)}k, CSV ${withSpread(K(p.cpuRates.csv), 0)}k; Parquet / SQLite per round ${r.cpuRatios.map((x) => fmt(x, 2)).join(', ')}`,
     `      on disk: Parquet ${MB(p.bytes.parquet)} (${fmt(p.bytes.parquet / p.candles, 1)} B/candle), SQLite ${MB(p.bytes.sqlite)} (${fmt(p.bytes.sqlite / p.candles, 1)}), CSV ${MB(p.bytes.csv)} (${fmt(p.bytes.csv / p.candles, 1)})`,
   ]
 }

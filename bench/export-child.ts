@@ -43,6 +43,8 @@ export interface ExportChildResult {
   cpuMs: number
   /** Series started .. the export done, output closed (a sink that buffers flushes at close), ms. */
   doneSpanMs?: number
+  /** CPU time over doneSpanMs, ms. */
+  doneCpuMs?: number
 }
 
 const cpuNow = () => {
@@ -103,8 +105,10 @@ async function exportRun(): Promise<ExportChildResult> {
     onInterrupt: () => () => {},
   })
   const doneAt = performance.now()
+  const doneCpuMs = cpuNow() - cpuAtStart
   return {
     doneSpanMs: doneAt - startedAt,
+    doneCpuMs,
     exitCode,
     candles,
     pages,

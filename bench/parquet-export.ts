@@ -11,13 +11,15 @@ import { exportArgs, inChild, withServer } from './export.js'
 import { fullPageRange } from './walk-range.js'
 
 const PAGES = 400
-const ROUNDS = 2
+const ROUNDS = 3
 const FORMATS = ['sqlite', 'parquet', 'csv'] as const
 type Format = (typeof FORMATS)[number]
 
 export interface ParquetExportBench {
   candles: number
   rates: Record<Format, number[]>
+  /** Candles per second of the export process's CPU time (all its threads), output closed. */
+  cpuRates: Record<Format, number[]>
   /** Bytes on disk after the export: the SQLite file (and its WAL), the CSV file, the Parquet folder. */
   bytes: Record<Format, number>
   complete: boolean
@@ -36,6 +38,7 @@ export async function measureParquetExport(): Promise<ParquetExportBench> {
     return await withServer('reference server (no rate limit)', ['--no-rate-limit'], async (server) => {
       const range = fullPageRange(Date.UTC(2022, 0, 1), PAGES)
       const rates: Record<Format, number[]> = { sqlite: [], parquet: [], csv: [] }
+      const cpuRates: Record<Format, number[]> = { sqlite: [], parquet: [], csv: [] }
       const bytes: Record<Format, number> = { sqlite: 0, parquet: 0, csv: 0 }
       let complete = true
       for (let round = 0; round < ROUNDS; round++) {
@@ -44,10 +47,11 @@ export async function measureParquetExport(): Promise<ParquetExportBench> {
           const run = await inChild('export', { baseUrl: server.url, argv: exportArgs(range, out, ['--rate-limit', 'off', '--format', format]) })
           complete &&= run.candles === range.candles && run.exitCode === 0
           rates[format].push(run.candles / ((run.doneSpanMs ?? Number.NaN) / 1000))
+          cpuRates[format].push(run.candles / ((run.doneCpuMs ?? Number.NaN) / 1000))
           bytes[format] = sizeOf(out) + sizeOf(`${out}-wal`)
         }
       }
-      return { candles: range.candles, rates, bytes, complete }
+      return { candles: range.candles, rates, cpuRates, bytes, complete }
     })
   } finally {
     rmSync(dir, { recursive: true, force: true })
