@@ -37,6 +37,9 @@ export class ParquetColumns {
   private readonly closeTs = new Float64Array(PARQUET_ROW_GROUP)
   private readonly prices = PRICES.map(() => new Float64Array(PARQUET_ROW_GROUP))
   private readonly texts: Array<Array<string | string[] | null>>
+  private provider = ''
+  private channel = ''
+  private flag = ''
 
   constructor(kind: Kind) {
     this.kind = kind
@@ -63,9 +66,11 @@ export class ParquetColumns {
       baseVolume[at] = c.base_volume
       quoteVolume[at] = c.quote_volume
       if ('exchange' in c) {
-        this.texts[0]!.push(c.source_provider)
-        this.texts[1]!.push(c.source_channel)
-        this.texts[2]!.push(c.flag)
+        // The same text as the row before is kept as that row's string: a part then holds a few
+        // strings, not one per row from each page's JSON, which would outlive their pages.
+        this.texts[0]!.push(c.source_provider === this.provider ? this.provider : (this.provider = c.source_provider))
+        this.texts[1]!.push(c.source_channel === this.channel ? this.channel : (this.channel = c.source_channel))
+        this.texts[2]!.push(c.flag === null ? null : c.flag === this.flag ? this.flag : (this.flag = c.flag))
       } else {
         this.texts[0]!.push(c.exchanges)
         this.texts[1]!.push(c.flag)
