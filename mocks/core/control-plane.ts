@@ -1,8 +1,10 @@
 import * as z from 'zod/mini'
-import { parseDateTime } from '../../src/contract/index.js'
+import { parseDateTime, rawQueryOf } from '../../src/contract/index.js'
 import { toEpochMs } from './clock.js'
 import { bodyIssues } from './body-issues.js'
 import { faultSchema } from './faults.js'
+import { RequestWaitTimeoutError } from './journal.js'
+import { filterOf, requestsQuerySchema } from './requests-query.js'
 import { fail, invalid, json } from './respond.js'
 import type { MockService } from './service.js'
 import type { MockResponse } from './types.js'
@@ -35,10 +37,12 @@ export const MAX_CONTROL_BODY = 64 * 1024
 export interface ControlRequest {
   method: string
   path: string
+  /** The query string, without `?`. @default '' */
+  query?: string
   body: string
 }
 
-type Handler = (service: MockService, body: string) => Promise<MockResponse> | MockResponse
+type Handler = (service: MockService, body: string, query: string) => Promise<MockResponse> | MockResponse
 
 /** Parses a JSON body against `schema`; a 422 in the service's format when it does not fit. */
 function parseBody<S extends z.ZodMiniType>(schema: S, text: string): { data: z.output<S> } | { error: MockResponse } {
@@ -53,9 +57,32 @@ function parseBody<S extends z.ZodMiniType>(schema: S, text: string): { data: z.
   return result.success ? { data: result.data } : { error: invalid(bodyIssues(result.error.issues, body)) }
 }
 
+/** `GET /_mock/requests`: the journal, filtered; with `wait_for`, once that many matching requests arrived (408 with what did, on timeout). */
+async function listRequests(service: MockService, query: string): Promise<MockResponse> {
+  const raw = rawQueryOf(new URLSearchParams(query))
+  const result = requestsQuerySchema.safeParse(raw)
+  if (!result.success) return invalid(bodyIssues(result.error.issues, raw).map((issue) => ({ ...issue, loc: ['query', ...issue.loc.slice(1)] })))
+  const filter = filterOf(result.data)
+  if (result.data.wait_for === undefined) return json(200, service.requests(filter))
+  try {
+    const timeoutMs = result.data.timeout_ms === undefined ? 5000 : Number(result.data.timeout_ms)
+    return json(200, await service.waitForRequests(filter, { count: Number(result.data.wait_for), timeoutMs }))
+  } catch (error) {
+    if (!(error instanceof RequestWaitTimeoutError)) return fail(409, (error as Error).message)
+    return json(408, { detail: error.message, requests: error.requests })
+  }
+}
+
 const clockBody = (service: MockService) => json(200, { now: new Date(service.clock.now()).toISOString() })
 
+const NO_CONTENT: MockResponse = { status: 204, headers: {}, body: null }
+
 const ROUTES: Record<string, Record<string, Handler>> = {
+  '/_mock/health': { GET: (service) => json(200, { status: 'ok', sessions: service.sessions().length }) },
+  '/_mock/requests': {
+    GET: (service, _body, query) => listRequests(service, query),
+    DELETE: (service) => (service.clearRequests(), NO_CONTENT),
+  },
   '/_mock/usage': { GET: (service) => json(200, service.usage()) },
   '/_mock/reset': { POST: async (service) => (await service.reset(), { status: 204, headers: {}, body: null }) },
   '/_mock/faults': {
@@ -96,7 +123,7 @@ export const isControlPath = (path: string): boolean => path === '/_mock' || pat
 export const readsBody = (method: string, path: string): boolean => method === 'POST' && (path === '/_mock/faults' || path === '/_mock/clock')
 
 /**
- * Answers a control-plane request of the standalone server: usage, reset, faults, clock. Another
+ * Answers a control-plane request of the standalone server: health, requests, usage, reset, faults, clock. Another
  * method on a control path is 405 with `Allow`; an unknown `/_mock` path is 404.
  */
 export async function handleControl(service: MockService, request: ControlRequest): Promise<MockResponse> {
@@ -104,5 +131,5 @@ export async function handleControl(service: MockService, request: ControlReques
   if (!route) return fail(404, 'Not Found')
   const handler = route[request.method]
   if (!handler) return fail(405, 'Method Not Allowed', { allow: Object.keys(route).join(', ') })
-  return handler(service, request.body)
+  return handler(service, request.body, request.query ?? '')
 }

@@ -1,0 +1,65 @@
+import type { ServerResponse } from 'node:http'
+import type { Delivery } from '../core/types.js'
+
+/** Sockets of the answers an injected fault keeps open (hanging or dribbling), so closing the server can end them. */
+export type OpenFaults = Set<ServerResponse>
+
+// A slow body goes out in pieces at this pace, so a client's timer sees it trickle.
+const TICK_MS = 50
+
+/**
+ * Delivers a status line, headers and `body` the way an injected fault says: cut after some bytes,
+ * slowly, or not at all (a reset, a closed connection, a hang until the client gives up).
+ */
+export function deliver(res: ServerResponse, delivery: Delivery, head: () => void, body: Buffer, open: OpenFaults, done: () => void): void {
+  const socket = res.req.socket
+  switch (delivery.kind) {
+    case 'network_error':
+      socket.destroy()
+      return done()
+    case 'reset':
+      // A TCP RST, before any byte: the client sees ECONNRESET.
+      socket.resetAndDestroy()
+      return done()
+    case 'hang':
+      // Nothing is written; the connection stays open until the client gives up (or the server closes).
+      keepOpen(res, open, done)
+      return
+    case 'truncate': {
+      head()
+      res.write(body.subarray(0, Math.min(delivery.afterBytes, body.length)), () => {
+        socket.destroy()
+        done()
+      })
+      return
+    }
+    case 'slow_body': {
+      head()
+      const ticks = delivery.durationMs !== undefined ? Math.max(1, Math.ceil(delivery.durationMs / TICK_MS)) : Math.ceil(body.length / Math.max(1, (delivery.bytesPerSecond! * TICK_MS) / 1000))
+      const size = Math.max(1, Math.ceil(body.length / ticks))
+      keepOpen(res, open, done)
+      let sent = 0
+      const step = () => {
+        if (res.destroyed || socket.destroyed) return
+        const piece = body.subarray(sent, sent + size)
+        sent += piece.length
+        if (sent >= body.length) {
+          open.delete(res)
+          res.end(piece, done)
+        } else {
+          res.write(piece)
+          setTimeout(step, TICK_MS)
+        }
+      }
+      setTimeout(step, TICK_MS)
+      return
+    }
+  }
+}
+
+function keepOpen(res: ServerResponse, open: OpenFaults, done: () => void): void {
+  open.add(res)
+  res.req.socket.once('close', () => {
+    if (open.delete(res)) done()
+  })
+}
