@@ -67,7 +67,9 @@ const PUBLIC_RUNTIME_EXPORTS: Record<string, readonly string[]> = {
     'validationIssueSchema',
   ],
   'market-candles/mocks': [
+    'DEFAULT_JOURNAL_SIZE',
     'FixtureError',
+    'RequestWaitTimeoutError',
     'accountSchema',
     'apiKeySchema',
     'createMockService',
