@@ -36,7 +36,7 @@ export async function answer(request: Request, context: AnswerContext): Promise<
   if (delivery?.kind === 'truncate' || delivery?.kind === 'slow_body') {
     const bytes = encodeBytes(res.body, context.pool)
     headers['content-length'] = String(bytes.byteLength)
-    return new Response(faultBody(bytes, delivery), { status: res.status, headers })
+    return new Response(faultBody(bytes, delivery, request.signal), { status: res.status, headers })
   }
   const encoded = res.status === 204 ? undefined : encodeBody(res.body, context.pool)
   // Content-Length as the standalone server sends it: MSW's interception in Node ends the

@@ -12,7 +12,7 @@ export const BROWSER_FAULT_KINDS = ['status', 'network_error', 'latency'] as con
  * The body of an answer a fault cuts or slows, as a stream: `afterBytes` bytes then an error (the
  * reader sees a network failure mid-body), or every byte in timed pieces.
  */
-export function faultBody(bytes: Uint8Array, delivery: Extract<Delivery, { kind: 'truncate' | 'slow_body' }>): ReadableStream<Uint8Array> {
+export function faultBody(bytes: Uint8Array, delivery: Extract<Delivery, { kind: 'truncate' | 'slow_body' }>, signal: AbortSignal): ReadableStream<Uint8Array> {
   if (delivery.kind === 'truncate') {
     return new ReadableStream({
       start(controller) {
@@ -27,6 +27,8 @@ export function faultBody(bytes: Uint8Array, delivery: Extract<Delivery, { kind:
   return new ReadableStream({
     async pull(controller) {
       await new Promise((resolve) => setTimeout(resolve, TICK_MS))
+      // An answer built in this process is not tied to the request: a client that gave up stops it here.
+      if (signal.aborted) return controller.error(signal.reason)
       controller.enqueue(bytes.slice(sent, sent + size))
       sent += size
       if (sent >= bytes.length) controller.close()
