@@ -1,8 +1,28 @@
 import type { ServerResponse } from 'node:http'
 import type { Delivery } from '../core/types.js'
 
-/** Sockets of the answers an injected fault keeps open (hanging or dribbling), so closing the server can end them. */
-export type OpenFaults = Set<ServerResponse>
+/** The answers an injected fault keeps open (hanging or dribbling), so closing the server can end them. */
+export class OpenFaults {
+  readonly #open = new Set<ServerResponse>()
+  #closed = false
+
+  add(res: ServerResponse): void {
+    // An answer the fault would keep open after the server began closing ends at once.
+    if (this.#closed) res.req.socket.destroy()
+    else this.#open.add(res)
+  }
+
+  delete(res: ServerResponse): boolean {
+    return this.#open.delete(res)
+  }
+
+  /** Ends every open answer, now and from now on. */
+  close(): void {
+    this.#closed = true
+    for (const res of this.#open) res.req.socket.destroy()
+    this.#open.clear()
+  }
+}
 
 // A slow body goes out in pieces at this pace, so a client's timer sees it trickle.
 const TICK_MS = 50
@@ -58,8 +78,8 @@ export function deliver(res: ServerResponse, delivery: Delivery, head: () => voi
 }
 
 function keepOpen(res: ServerResponse, open: OpenFaults, done: () => void): void {
-  open.add(res)
   res.req.socket.once('close', () => {
     if (open.delete(res)) done()
   })
+  open.add(res)
 }

@@ -8,7 +8,7 @@ import { BytePool } from './byte-pool.js'
 import { createClientErrorListener } from './client-error.js'
 import { MAX_CONTROL_BODY, handleControl, isControlPath, readsBody } from '../core/control-plane.js'
 import { encodeJson } from './encode-json.js'
-import { deliver, type OpenFaults } from './deliver.js'
+import { OpenFaults, deliver } from './deliver.js'
 import { splitSessionUrl, tooManySessions } from '../core/session-path.js'
 import type { MockResponse } from '../core/types.js'
 
@@ -111,7 +111,7 @@ async function route(root: MockService, req: IncomingMessage | undefined, method
 
 /** The request listener of the standalone server, for mounting on a server of your own. */
 export function createRequestListener(service: MockService, options: { latency?: number } = {}) {
-  return listenerOf(service, options.latency ?? 0, new Set())
+  return listenerOf(service, options.latency ?? 0, new OpenFaults())
 }
 
 function listenerOf(service: MockService, latency: number, open: OpenFaults) {
@@ -158,7 +158,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const service = given ?? createMockService(serviceOptions)
   // The Host header does not matter to the service; Node would refuse its absence with an empty 400.
   // Answers a fault keeps open (a hang, a slow body) end when the server closes.
-  const open: OpenFaults = new Set()
+  const open = new OpenFaults()
   const server = createServer({ requireHostHeader: false }, listenerOf(service, latency ?? 0, open))
   answerParserErrors(server, service)
   server.keepAliveTimeout = 5000
@@ -179,8 +179,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()))
         server.closeIdleConnections()
-        for (const res of open) res.req.socket.destroy()
-        open.clear()
+        open.close()
       }),
   }
 }
