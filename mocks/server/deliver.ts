@@ -1,15 +1,20 @@
 import type { ServerResponse } from 'node:http'
 import type { Delivery } from '../core/types.js'
 
-/** The answers an injected fault keeps open (hanging or dribbling), so closing the server can end them. */
+/**
+ * The answers an injected fault keeps open (hanging or dribbling), so closing the server can end
+ * them: a slow body is sent whole at once (an answer in flight completes), a hang is closed (it
+ * has no answer to complete).
+ */
 export class OpenFaults {
-  readonly #open = new Set<ServerResponse>()
+  readonly #open = new Map<ServerResponse, () => void>()
   #closed = false
 
-  add(res: ServerResponse): void {
+  /** Keeps `res` open until it ends; `finish` ends it at once. */
+  add(res: ServerResponse, finish: () => void): void {
     // An answer the fault would keep open after the server began closing ends at once.
-    if (this.#closed) res.req.socket.destroy()
-    else this.#open.add(res)
+    if (this.#closed) finish()
+    else this.#open.set(res, finish)
   }
 
   delete(res: ServerResponse): boolean {
@@ -19,8 +24,9 @@ export class OpenFaults {
   /** Ends every open answer, now and from now on. */
   close(): void {
     this.#closed = true
-    for (const res of this.#open) res.req.socket.destroy()
+    const finishing = [...this.#open.values()]
     this.#open.clear()
+    for (const finish of finishing) finish()
   }
 }
 
@@ -43,7 +49,7 @@ export function deliver(res: ServerResponse, delivery: Delivery, head: () => voi
       return done()
     case 'hang':
       // Nothing is written; the connection stays open until the client gives up (or the server closes).
-      keepOpen(res, open, done)
+      keepOpen(res, open, done, () => socket.destroy())
       return
     case 'truncate': {
       head()
@@ -57,8 +63,14 @@ export function deliver(res: ServerResponse, delivery: Delivery, head: () => voi
       head()
       const ticks = delivery.durationMs !== undefined ? Math.max(1, Math.ceil(delivery.durationMs / TICK_MS)) : Math.ceil(body.length / Math.max(1, (delivery.bytesPerSecond! * TICK_MS) / 1000))
       const size = Math.max(1, Math.ceil(body.length / ticks))
-      keepOpen(res, open, done)
       let sent = 0
+      let timer: NodeJS.Timeout | undefined
+      keepOpen(res, open, done, () => {
+        // The server is closing: the rest of the body goes now.
+        clearTimeout(timer)
+        if (res.destroyed || socket.destroyed) return
+        res.end(body.subarray(sent), done)
+      })
       const step = () => {
         if (res.destroyed || socket.destroyed) return
         const piece = body.subarray(sent, sent + size)
@@ -68,18 +80,18 @@ export function deliver(res: ServerResponse, delivery: Delivery, head: () => voi
           res.end(piece, done)
         } else {
           res.write(piece)
-          setTimeout(step, TICK_MS)
+          timer = setTimeout(step, TICK_MS)
         }
       }
-      setTimeout(step, TICK_MS)
+      timer = setTimeout(step, TICK_MS)
       return
     }
   }
 }
 
-function keepOpen(res: ServerResponse, open: OpenFaults, done: () => void): void {
+function keepOpen(res: ServerResponse, open: OpenFaults, done: () => void, finish: () => void): void {
   res.req.socket.once('close', () => {
     if (open.delete(res)) done()
   })
-  open.add(res)
+  open.add(res, finish)
 }
