@@ -16,7 +16,8 @@ export { RequestWaitTimeoutError, DEFAULT_JOURNAL_SIZE } from './core/journal.js
 export type { WaitOptions } from './core/journal.js'
 export type { JournalEntry, JournalFilter, RejectionReason, FaultKind } from './core/journal-entry.js'
 export type { JournalView } from './core/journal-view.js'
-export type { ClockUpdate } from './core/control-plane.js'
+export type { ClockUpdate } from './core/control-plane-bodies.js'
+export { buildControlPlaneOpenApi } from './core/control-openapi.js'
 export type { KeyInfo } from './core/key-ring.js'
 
 // Fixtures: the default dataset and demo accounts, your own rows or rules, and the error a bad record throws

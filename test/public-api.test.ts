@@ -68,6 +68,7 @@ const PUBLIC_RUNTIME_EXPORTS: Record<string, readonly string[]> = {
   ],
   'market-candles/mocks': [
     'DEFAULT_JOURNAL_SIZE',
+    'buildControlPlaneOpenApi',
     'FixtureError',
     'RequestWaitTimeoutError',
     'accountSchema',

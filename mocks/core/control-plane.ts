@@ -1,34 +1,16 @@
 import * as z from 'zod/mini'
-import { parseDateTime, rawQueryOf } from '../../src/contract/index.js'
+import { rawQueryOf } from '../../src/contract/index.js'
 import { toEpochMs } from './clock.js'
 import { bodyIssues } from './body-issues.js'
 import { faultSchema } from './faults.js'
+import { clockUpdateSchema } from './control-plane-bodies.js'
+import { buildControlPlaneOpenApi } from './control-openapi.js'
 import { RequestWaitTimeoutError } from './journal.js'
 import { filterOf, requestsQuerySchema } from './requests-query.js'
 import { fail, invalid, json } from './respond.js'
 import type { MockService } from './service.js'
 import type { MockResponse } from './types.js'
 
-/**
- * The body of `POST /_mock/clock`: fix the clock at `now`, or move it by `advance_ms`
- * (exactly one of the two).
- */
-export const clockUpdateSchema = z
-  .strictObject({
-    /** An ISO 8601 datetime, read like the `start` parameter. */
-    now: z.optional(
-      z.string().check(z.refine((text) => parseDateTime(text).ok, { error: 'Input should be a valid datetime or date', params: { type: 'datetime_from_date_parsing' } })),
-    ),
-    /** Milliseconds to move the clock by; negative moves it back. */
-    advance_ms: z.optional(z.number().check(z.refine(Number.isFinite, { error: 'must be a finite number' }))),
-  })
-  .check(
-    z.refine((body) => (body.now === undefined) !== (body.advance_ms === undefined), {
-      error: 'give exactly one of "now" and "advance_ms"',
-    }),
-  )
-/** The body of `POST /_mock/clock`. */
-export type ClockUpdate = z.infer<typeof clockUpdateSchema>
 
 /** The largest body a control request may carry. */
 export const MAX_CONTROL_BODY = 64 * 1024
@@ -75,9 +57,13 @@ async function listRequests(service: MockService, query: string): Promise<MockRe
 
 const clockBody = (service: MockService) => json(200, { now: new Date(service.clock.now()).toISOString() })
 
+// Built on first use: most test suites never ask for it.
+let controlDocument: Record<string, unknown> | undefined
+
 const NO_CONTENT: MockResponse = { status: 204, headers: {}, body: null }
 
 const ROUTES: Record<string, Record<string, Handler>> = {
+  '/_mock/openapi.json': { GET: () => json(200, (controlDocument ??= buildControlPlaneOpenApi())) },
   '/_mock/health': { GET: (service) => json(200, { status: 'ok', sessions: service.sessions().length }) },
   '/_mock/requests': {
     GET: (service, _body, query) => listRequests(service, query),

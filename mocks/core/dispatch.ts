@@ -44,7 +44,8 @@ export async function dispatch(ctx: ServiceContext, request: MockRequest, option
     options.journal.record({
       method: request.method,
       path: url ? url.pathname : request.url.split('?', 1)[0]!,
-      query,
+      // rawQueryOf never writes an undefined value.
+      query: query as Record<string, string | string[]>,
       account: note.account ?? null,
       status: res.status === 0 ? null : res.status,
       reason: fault ? null : reasonOf(res, routing),

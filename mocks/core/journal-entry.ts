@@ -1,38 +1,44 @@
-import type { RawQuery } from '../../src/contract/index.js'
+import * as z from 'zod/mini'
+import { FAULT_KINDS } from './fault-schema.js'
 
 /** The kinds of injected fault (see `Fault.kind`). */
-export type FaultKind = 'status' | 'network_error' | 'reset' | 'truncate' | 'slow_body' | 'hang' | 'latency'
+export type FaultKind = (typeof FAULT_KINDS)[number]
 
 /**
  * Why the service refused a request, beside its status: the parameters of a 422, the rule of a
- * 401, 403 or 404 (its detail), the window of a 429.
+ * 401, 403 or 404 (its detail), the window of a 429; `routing` for an unknown path or method.
  */
-export type RejectionReason =
-  | { rule: 'validation'; fields: string[] }
-  | { rule: 'authentication' | 'resolution' | 'plan' | 'routing'; detail: string }
-  | { rule: 'rate_limit'; limit: number; retry_after: number }
+export const rejectionReasonSchema = z.union([
+  z.object({ rule: z.literal('validation'), fields: z.array(z.string()) }),
+  z.object({ rule: z.enum(['authentication', 'resolution', 'plan', 'routing']), detail: z.string() }),
+  z.object({ rule: z.literal('rate_limit'), limit: z.int(), retry_after: z.int() }),
+])
+/** Why the service refused a request (see {@link rejectionReasonSchema}). */
+export type RejectionReason = z.infer<typeof rejectionReasonSchema>
 
 /**
  * One request as the journal recorded it. The API key is never recorded: `account` is the account
- * it acts as (null without a valid key, and on the public endpoints).
+ * it acts as (null without a valid key, and on the public endpoints, which ignore keys).
  */
-export interface JournalEntry {
-  /** 1, 2, 3... in arrival order; `since` filters by it. */
-  seq: number
-  method: string
-  path: string
-  /** The query as parsed, every value of a repeated parameter kept. */
-  query: RawQuery
-  account: string | null
+export const journalEntrySchema = z.object({
+  /** 1, 2, 3... in arrival order, per service or session; `since` filters by it. */
+  seq: z.int(),
+  method: z.string(),
+  path: z.string(),
+  /** The query as parsed: a repeated parameter keeps every value, as an array. */
+  query: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
+  account: z.nullable(z.string()),
   /** The status answered; null when an injected fault broke the connection instead. */
-  status: number | null
-  /** Why a 401, 403, 404, 405, 422 or 429 was answered; null otherwise. */
-  reason: RejectionReason | null
+  status: z.nullable(z.int()),
+  /** Why a 401, 403, 404, 405, 422 or 429 was answered; null otherwise (and for an injected fault). */
+  reason: z.nullable(rejectionReasonSchema),
   /** The injected fault applied to this request, if any. */
-  fault: { id: string; kind: FaultKind } | null
-  /** When it arrived, on the wall clock and on the service's clock (ISO 8601). */
-  time: { wall: string; service: string }
-}
+  fault: z.nullable(z.object({ id: z.string(), kind: z.enum(FAULT_KINDS) })),
+  /** When it arrived, on the wall clock and on the service's clock (ISO 8601 with milliseconds). */
+  time: z.object({ wall: z.string(), service: z.string() }),
+})
+/** One request as the journal recorded it (see {@link journalEntrySchema}). */
+export type JournalEntry = z.infer<typeof journalEntrySchema>
 
 /** Which journal entries to list or wait for; every field given must match. */
 export interface JournalFilter {
