@@ -11,6 +11,7 @@ import { loadavg } from 'node:os'
 import { buildCli } from './build-cli.js'
 import { writeDocsTables } from './docs-table.js'
 import { measureExport, reportExport } from './export.js'
+import { measureJournalCost, reportJournalCost } from './journal-cost.js'
 import { measureCorePageCost, reportCorePageCost } from './core-page-cost.js'
 import { measureMemoryWalks, reportMemoryWalks } from './memory-walk.js'
 import { measureMswVsServer, reportMswVsServer } from './msw-vs-server.js'
@@ -45,6 +46,7 @@ const SECTIONS = [
   define('4', measureValidationCost, reportValidationCost, (r) => r.rows),
   define('5', measureMswVsServer, reportMswVsServer, (r) => r.rows),
   define('6', measureExport, reportExport, (r) => r.rows),
+  define('journal', measureJournalCost, reportJournalCost, (r) => r.rows),
 ]
 
 const args = process.argv.slice(2)
