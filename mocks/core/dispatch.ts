@@ -43,9 +43,7 @@ export async function dispatch(ctx: ServiceContext, request: MockRequest, option
   if (options.journal.size > 0) {
     options.journal.record({
       method: request.method,
-      path: url ? url.pathname : request.url.split('?', 1)[0]!,
-      // rawQueryOf never writes an undefined value.
-      query: query as Record<string, string | string[]>,
+      url: request.url,
       account: note.account ?? null,
       status: res.status === 0 ? null : res.status,
       reason: fault ? null : reasonOf(res, routing),
