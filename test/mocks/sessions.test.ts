@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { createMockService } from '../../mocks/index.js'
+import { setupMockService } from '../../mocks/node/index.js'
 import { startMockServer } from '../../mocks/server/index.js'
 import { createClient } from '../../src/index.js'
 
@@ -53,6 +54,14 @@ describe('sessions: /_sessions/NAME scopes usage, rate windows, the journal, fau
     expect(service.session('b').requests()).toHaveLength(1)
     await service.reset()
     expect(service.sessions()).toEqual([])
+  })
+
+  test('MSW handlers answer session URLs under their base URL: the SDK with baseUrl alone', async () => {
+    const mock = setupMockService({ now: '2026-06-01T00:00:00Z' })
+    const client = createClient({ apiKey: 'demo-pro-key', baseUrl: `${mock.baseUrl}/_sessions/a`, fetch: mock.fetch })
+    await client.exchangeOhlcv({ exchange: 'bitstamp', interval: '1h', base: 'BTC', quote: 'USD', limit: 2 })
+    expect(mock.service.session('a').usage().acct_pro).toBe(1)
+    expect(mock.service.usage().acct_pro).toBe(0)
   })
 
   test('over HTTP, the SDK with baseUrl alone; /_mock/... under a session acts on that session only', async () => {
