@@ -99,7 +99,7 @@ export const faultSchema = z
       }
     }),
   )
-/** A fault to inject (see {@link faultSchema}). */
+/** A fault to inject (see `faultSchema`). */
 export type Fault = z.infer<typeof faultSchema>
 
 /** The kind of a fault, its default resolved. */

@@ -49,6 +49,7 @@ interface Restriction {
  * so a fault an adapter cannot deliver is refused when added, never silently skipped.
  */
 export class FaultCapabilities {
+  /** @internal */
   readonly restrictions: Restriction[] = []
 
   /** Declares that `adapter` can deliver only `kinds` (`why` says what it lacks). */
@@ -107,12 +108,12 @@ export class FaultQueue {
     this.#faults = []
   }
 
-  /** True when some pending fault matches on the account (the key must then be looked up first). */
+  /** True when some pending fault matches on the account (the key must then be looked up first). @internal */
   get matchesAccounts(): boolean {
     return this.#faults.some((q) => q.fault.account !== undefined)
   }
 
-  /** The first fault that applies to a request, using one of its `times`. */
+  /** The first fault that applies to a request, using one of its `times`. @internal */
   take(target: FaultTarget): AppliedFault | undefined {
     for (let i = 0; i < this.#faults.length; i++) {
       const queued = this.#faults[i]!

@@ -13,7 +13,7 @@ export const rejectionReasonSchema = z.union([
   z.object({ rule: z.enum(['authentication', 'resolution', 'plan', 'routing']), detail: z.string() }),
   z.object({ rule: z.literal('rate_limit'), limit: z.int(), retry_after: z.int() }),
 ])
-/** Why the service refused a request (see {@link rejectionReasonSchema}). */
+/** Why the service refused a request (see `rejectionReasonSchema`). */
 export type RejectionReason = z.infer<typeof rejectionReasonSchema>
 
 /**
@@ -37,7 +37,7 @@ export const journalEntrySchema = z.object({
   /** When it arrived, on the wall clock and on the service's clock (ISO 8601 with milliseconds). */
   time: z.object({ wall: z.string(), service: z.string() }),
 })
-/** One request as the journal recorded it (see {@link journalEntrySchema}). */
+/** One request as the journal recorded it (see `journalEntrySchema`). */
 export type JournalEntry = z.infer<typeof journalEntrySchema>
 
 /** Which journal entries to list or wait for; every field given must match. */
