@@ -1,7 +1,6 @@
+import { SLOW_BODY_TICK_MS, slowBodyPiece } from '../core/slow-body.js'
 import type { Delivery } from '../core/types.js'
 
-// A slow body goes out in pieces at this pace, as the standalone server sends it.
-const TICK_MS = 50
 
 /** The kinds MSW handlers deliver: no socket, so no TCP reset. */
 export const MSW_FAULT_KINDS = ['status', 'network_error', 'truncate', 'slow_body', 'hang', 'latency'] as const
@@ -21,12 +20,11 @@ export function faultBody(bytes: Uint8Array, delivery: Extract<Delivery, { kind:
       },
     })
   }
-  const ticks = delivery.durationMs !== undefined ? Math.max(1, Math.ceil(delivery.durationMs / TICK_MS)) : Math.ceil(bytes.length / Math.max(1, (delivery.bytesPerSecond! * TICK_MS) / 1000))
-  const size = Math.max(1, Math.ceil(bytes.length / ticks))
+  const size = slowBodyPiece(bytes.length, delivery)
   let sent = 0
   return new ReadableStream({
     async pull(controller) {
-      await new Promise((resolve) => setTimeout(resolve, TICK_MS))
+      await new Promise((resolve) => setTimeout(resolve, SLOW_BODY_TICK_MS))
       // An answer built in this process is not tied to the request: a client that gave up stops it here.
       if (signal.aborted) return controller.error(signal.reason)
       controller.enqueue(bytes.slice(sent, sent + size))

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http'
+import { SLOW_BODY_TICK_MS, slowBodyPiece } from '../core/slow-body.js'
 import type { Delivery } from '../core/types.js'
 
 /**
@@ -30,8 +31,6 @@ export class OpenFaults {
   }
 }
 
-// A slow body goes out in pieces at this pace, so a client's timer sees it trickle.
-const TICK_MS = 50
 
 /**
  * Delivers a status line, headers and `body` the way an injected fault says: cut after some bytes,
@@ -61,8 +60,7 @@ export function deliver(res: ServerResponse, delivery: Delivery, head: () => voi
     }
     case 'slow_body': {
       head()
-      const ticks = delivery.durationMs !== undefined ? Math.max(1, Math.ceil(delivery.durationMs / TICK_MS)) : Math.ceil(body.length / Math.max(1, (delivery.bytesPerSecond! * TICK_MS) / 1000))
-      const size = Math.max(1, Math.ceil(body.length / ticks))
+      const size = slowBodyPiece(body.length, delivery)
       let sent = 0
       let timer: NodeJS.Timeout | undefined
       keepOpen(res, open, done, () => {
@@ -80,10 +78,10 @@ export function deliver(res: ServerResponse, delivery: Delivery, head: () => voi
           res.end(piece, done)
         } else {
           res.write(piece)
-          timer = setTimeout(step, TICK_MS)
+          timer = setTimeout(step, SLOW_BODY_TICK_MS)
         }
       }
-      timer = setTimeout(step, TICK_MS)
+      timer = setTimeout(step, SLOW_BODY_TICK_MS)
       return
     }
   }
