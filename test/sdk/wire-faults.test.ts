@@ -8,22 +8,31 @@ const ALPHA = { exchange: 'alpha', interval: '1h', base: 'BTC', quote: 'USD', st
 const FAST = { limit: 2, baseDelayMs: 5, maxDelayMs: 20 }
 const PATH = '/v1/exchange_ohlcv'
 
-// Which kinds each adapter delivers: MSW has no socket to reset.
-const TARGETS = [
-  ['http', sdkViaHttp, ['truncate', 'slow_body', 'reset']],
-  ['msw', sdkViaMsw, ['truncate', 'slow_body']],
-] as const
+/** A target with the truth (the walk without faults), reset before each test. */
+function withTarget(connect: typeof sdkViaHttp) {
+  const state = {} as { target: SdkTarget; truth: ExchangeCandle[]; client(options?: object): ReturnType<SdkTarget['client']> }
+  beforeAll(async () => {
+    state.target = await connect({ data: explicitDataset(), now: EXPLICIT_NOW, rateLimit: false })
+    state.client = (options = {}) => state.target.client({ apiKey: KEY, rateLimit: false, ...options })
+    state.truth = await collect(state.client().exchangeOhlcvCandles(ALPHA))
+  })
+  afterAll(() => state.target.close())
+  beforeEach(() => state.target.service.reset())
+  return state
+}
 
-describe.each(TARGETS)('the SDK under wire faults (a cut, slow or reset answer), via %s', (_name, connect, kinds) => {
+describe.each([
+  ['http', sdkViaHttp],
+  ['msw', sdkViaMsw],
+] as const)('the SDK under wire faults (a cut or slow answer), via %s', (_name, connect) => {
+  const state = withTarget(connect)
+  const client = (options = {}) => state.client(options)
   let target: SdkTarget
   let truth: ExchangeCandle[]
-  beforeAll(async () => {
-    target = await connect({ data: explicitDataset(), now: EXPLICIT_NOW, rateLimit: false })
-    truth = await collect(target.client({ apiKey: KEY, rateLimit: false }).exchangeOhlcvCandles(ALPHA))
+  beforeEach(() => {
+    target = state.target
+    truth = state.truth
   })
-  afterAll(() => target.close())
-  beforeEach(() => target.service.reset())
-  const client = (options = {}) => target.client({ apiKey: KEY, rateLimit: false, ...options })
 
   test('a truncated page ends in the typed error (APIConnectionError) or a clean retry', async () => {
     target.service.faults.add({ path: PATH, kind: 'truncate', after_bytes: 40 })
@@ -47,7 +56,19 @@ describe.each(TARGETS)('the SDK under wire faults (a cut, slow or reset answer),
     expect(await client({ retry: false, timeout: 10_000 }).exchangeOhlcv(ALPHA)).toEqual(truth.slice(0, 5))
   })
 
-  test.runIf(kinds.includes('reset' as never))('a reset mid-walk ends in APIConnectionError; the walk resumed from its cursor equals the truth', async () => {
+})
+
+describe('the SDK under a reset connection (the standalone server; MSW has no socket to reset)', () => {
+  const state = withTarget(sdkViaHttp)
+  const client = (options = {}) => state.client(options)
+  let target: SdkTarget
+  let truth: ExchangeCandle[]
+  beforeEach(() => {
+    target = state.target
+    truth = state.truth
+  })
+
+  test('a reset mid-walk ends in APIConnectionError; the walk resumed from its cursor equals the truth', async () => {
     target.service.faults.add({ path: PATH, kind: 'reset', after: 2 })
     const walk = client({ retry: false }).exchangeOhlcvCandles(ALPHA)
     const head: ExchangeCandle[] = []
@@ -62,13 +83,17 @@ describe.each(TARGETS)('the SDK under wire faults (a cut, slow or reset answer),
     expect([...head, ...tail]).toEqual(truth)
   })
 
-  test.runIf(kinds.includes('reset' as never))('a reset mid-walk with retries on: a clean retry, the walk equals the truth', async () => {
+  test('a reset mid-walk with retries on: a clean retry, the walk equals the truth', async () => {
     target.service.faults.add({ path: PATH, kind: 'reset', after: 1, times: 2 })
     expect(await collect(client({ retry: FAST }).exchangeOhlcvCandles(ALPHA))).toEqual(truth)
     expect(target.service.requests({ path: PATH }).filter((r) => r.fault?.kind === 'reset')).toHaveLength(2)
   })
 
-  test.runIf(!kinds.includes('reset' as never))('a reset fault is refused when added, naming the adapter', () => {
-    expect(() => target.service.faults.add({ kind: 'reset' })).toThrow(/The MSW adapter cannot inject a 'reset' fault \(MSW answers without a socket/)
+})
+
+describe('the SDK through MSW: a reset fault', () => {
+  const state = withTarget(sdkViaMsw)
+  test('is refused when added, naming the adapter', () => {
+    expect(() => state.target.service.faults.add({ kind: 'reset' })).toThrow(/The MSW adapter cannot inject a 'reset' fault \(MSW answers without a socket/)
   })
 })
