@@ -17,8 +17,6 @@ export interface DispatchOptions {
   readonly validateResponses: boolean
 }
 
-const EMPTY_QUERY: RawQuery = {}
-
 /**
  * Answers one request: an unknown path is 404 and any method but GET 405 (contract: other-requests),
  * then an injected fault if one matches, else the route's answer. Every request is journaled.
@@ -29,19 +27,7 @@ export async function dispatch(ctx: ServiceContext, request: MockRequest, option
   const wall = journaled ? Date.now() : 0
   const service = journaled ? ctx.clock.now() : 0
   const note: RequestNote = {}
-  const url = parseUrl(request.url)
-  const query = url ? rawQueryOf(url.searchParams) : EMPTY_QUERY
-  let routing = false
-  let fault: AppliedFault | undefined
-  let res: MockResponse
-  const route = url && ROUTES.get(url.pathname)
-  if (!url || !route) (routing = true), (res = fail(404, 'Not Found'))
-  else if (request.method !== 'GET') (routing = true), (res = fail(405, 'Method Not Allowed', { allow: 'GET' }))
-  else {
-    if (options.faults.matchesAccounts) note.account = await accountOf(ctx, request)
-    fault = options.faults.take({ path: url.pathname, query, account: note.account })
-    res = fault && fault.kind !== 'latency' && fault.kind !== 'truncate' && fault.kind !== 'slow_body' ? faultAnswer(fault) : await routeAnswer(ctx, route, request, query, note, fault, options)
-  }
+  const { res, fault, routing } = await answer(ctx, request, options, note)
   if (journaled) {
     options.journal.record({
       method: request.method,
@@ -55,6 +41,26 @@ export async function dispatch(ctx: ServiceContext, request: MockRequest, option
     })
   }
   return res
+}
+
+/** The answer, the fault that applied, and whether the dispatcher itself refused the request (404, 405). */
+async function answer(
+  ctx: ServiceContext,
+  request: MockRequest,
+  options: DispatchOptions,
+  note: RequestNote,
+): Promise<{ res: MockResponse; fault?: AppliedFault; routing: boolean }> {
+  const url = parseUrl(request.url)
+  const route = url && ROUTES.get(url.pathname)
+  if (!url || !route) return { res: fail(404, 'Not Found'), routing: true }
+  if (request.method !== 'GET') return { res: fail(405, 'Method Not Allowed', { allow: 'GET' }), routing: true }
+  const query = rawQueryOf(url.searchParams)
+  if (options.faults.matchesAccounts) note.account = await accountOf(ctx, request)
+  const fault = options.faults.take({ path: url.pathname, query, account: note.account })
+  // Latency, truncate and slow_body deliver the service's own answer; the other kinds replace it.
+  const delivers = !fault || fault.kind === 'latency' || fault.kind === 'truncate' || fault.kind === 'slow_body'
+  const res = delivers ? await routeAnswer(ctx, route, request, query, note, fault, options) : faultAnswer(fault)
+  return { res, fault, routing: false }
 }
 
 async function routeAnswer(
