@@ -89,6 +89,7 @@ export function buildControlPlaneOpenApi(): Record<string, unknown> {
             200: json({ type: 'array', items: ref('JournalEntry') }, 'The matching requests.'),
             408: json(ref('WaitTimeout'), 'The wait form ran out of time.'),
             409: json(ref('ErrorBody'), 'The wait form, with the journal switched off (`serve --journal-size 0`).'),
+            503: json(ref('ErrorBody'), 'The wait form, when the server closes before the requests arrived.'),
             422: INVALID,
           }),
         },

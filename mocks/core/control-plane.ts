@@ -22,9 +22,11 @@ export interface ControlRequest {
   /** The query string, without `?`. @default '' */
   query?: string
   body: string
+  /** Aborted when the server closes: a waiting `GET /_mock/requests` answers at once. */
+  signal?: AbortSignal
 }
 
-type Handler = (service: MockService, body: string, query: string) => Promise<MockResponse> | MockResponse
+type Handler = (service: MockService, body: string, query: string, signal: AbortSignal | undefined) => Promise<MockResponse> | MockResponse
 
 /** Parses a JSON body against `schema`; a 422 in the service's format when it does not fit. */
 function parseBody<S extends z.ZodMiniType>(schema: S, text: string): { data: z.output<S> } | { error: MockResponse } {
@@ -40,7 +42,7 @@ function parseBody<S extends z.ZodMiniType>(schema: S, text: string): { data: z.
 }
 
 /** `GET /_mock/requests`: the journal, filtered; with `wait_for`, once that many matching requests arrived (408 with what did, on timeout). */
-async function listRequests(service: MockService, query: string): Promise<MockResponse> {
+async function listRequests(service: MockService, query: string, signal: AbortSignal | undefined): Promise<MockResponse> {
   const raw = rawQueryOf(new URLSearchParams(query))
   const result = requestsQuerySchema.safeParse(raw)
   if (!result.success) return invalid(bodyIssues(result.error.issues, raw).map((issue) => ({ ...issue, loc: ['query', ...issue.loc.slice(1)] })))
@@ -48,8 +50,9 @@ async function listRequests(service: MockService, query: string): Promise<MockRe
   if (result.data.wait_for === undefined) return json(200, service.requests(filter))
   try {
     const timeoutMs = result.data.timeout_ms === undefined ? 5000 : Number(result.data.timeout_ms)
-    return json(200, await service.waitForRequests(filter, { count: Number(result.data.wait_for), timeoutMs }))
+    return json(200, await service.waitForRequests(filter, { count: Number(result.data.wait_for), timeoutMs, signal }))
   } catch (error) {
+    if (signal?.aborted) return fail(503, 'The server is closing: the wait ended before its requests arrived')
     if (!(error instanceof RequestWaitTimeoutError)) return fail(409, (error as Error).message)
     return json(408, { detail: error.message, requests: error.requests })
   }
@@ -66,7 +69,7 @@ const ROUTES: Record<string, Record<string, Handler>> = {
   '/_mock/openapi.json': { GET: () => json(200, (controlDocument ??= buildControlPlaneOpenApi())) },
   '/_mock/health': { GET: (service) => json(200, { status: 'ok', sessions: service.sessions().length }) },
   '/_mock/requests': {
-    GET: (service, _body, query) => listRequests(service, query),
+    GET: (service, _body, query, signal) => listRequests(service, query, signal),
     DELETE: (service) => (service.clearRequests(), NO_CONTENT),
   },
   '/_mock/usage': { GET: (service) => json(200, service.usage()) },
@@ -117,5 +120,5 @@ export async function handleControl(service: MockService, request: ControlReques
   if (!route) return fail(404, 'Not Found')
   const handler = route[request.method]
   if (!handler) return fail(405, 'Method Not Allowed', { allow: Object.keys(route).join(', ') })
-  return handler(service, request.body, request.query ?? '')
+  return handler(service, request.body, request.query ?? '', request.signal)
 }

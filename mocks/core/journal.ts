@@ -11,6 +11,8 @@ export interface WaitOptions {
   count?: number
   /** Give up after this many milliseconds. @default 5000 */
   timeoutMs?: number
+  /** Stops waiting: the promise rejects with the signal's reason. */
+  signal?: AbortSignal
 }
 
 /** Thrown (rejected) by `waitForRequests` when fewer than `count` matching requests arrived in time. */
@@ -150,24 +152,30 @@ export class RequestJournal {
       return Promise.reject(new TypeError(`timeoutMs must be a number of milliseconds from 0 to 2147483647, got ${timeoutMs}`))
     }
     if (this.size === 0) return Promise.reject(new TypeError('The request journal is off (journal size 0): there is nothing to wait for'))
+    const { signal } = options
+    if (signal?.aborted) return Promise.reject(signal.reason)
     const present = this.list(filter)
     if (present.length >= count) return Promise.resolve(present)
     return new Promise((resolve, reject) => {
+      const settle = (outcome: () => void) => {
+        this.#waiters.delete(waiter)
+        clearTimeout(timer)
+        signal?.removeEventListener('abort', onAbort)
+        outcome()
+      }
       const waiter: Waiter = {
         matches,
         seen: present.length,
         onEntry: () => {
-          if (waiter.seen < count) return
-          this.#waiters.delete(waiter)
-          clearTimeout(timer)
-          resolve(this.list(filter))
+          if (waiter.seen >= count) settle(() => resolve(this.list(filter)))
         },
       }
+      const onAbort = () => settle(() => reject(signal!.reason))
       const timer = setTimeout(() => {
-        this.#waiters.delete(waiter)
         const arrived = this.list(filter)
-        reject(new RequestWaitTimeoutError(`Timed out after ${timeoutMs} ms waiting for ${count} request(s) matching ${JSON.stringify(filter)}: ${waiter.seen} arrived`, arrived))
+        settle(() => reject(new RequestWaitTimeoutError(`Timed out after ${timeoutMs} ms waiting for ${count} request(s) matching ${JSON.stringify(filter)}: ${waiter.seen} arrived`, arrived)))
       }, timeoutMs)
+      signal?.addEventListener('abort', onAbort, { once: true })
       this.#waiters.add(waiter)
     })
   }

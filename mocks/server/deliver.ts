@@ -10,6 +10,12 @@ import type { Delivery } from '../core/types.js'
 export class OpenFaults {
   readonly #open = new Map<ServerResponse, () => void>()
   #closed = false
+  readonly #closing = new AbortController()
+
+  /** Aborted when the server closes: control requests that wait (the journal's wait form) end too. */
+  get signal(): AbortSignal {
+    return this.#closing.signal
+  }
 
   /** Keeps `res` open until it ends; `finish` ends it at once. */
   add(res: ServerResponse, finish: () => void): void {
@@ -25,6 +31,7 @@ export class OpenFaults {
   /** Ends every open answer, now and from now on. */
   close(): void {
     this.#closed = true
+    this.#closing.abort()
     const finishing = [...this.#open.values()]
     this.#open.clear()
     for (const finish of finishing) finish()

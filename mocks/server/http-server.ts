@@ -79,7 +79,7 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
  * header comes from a browser page, which could send a simple cross-origin POST and wipe a local
  * server's state: it is refused.
  */
-async function controlEndpoint(service: MockService, req: IncomingMessage | undefined, method: string, path: string, query: string): Promise<MockResponse> {
+async function controlEndpoint(service: MockService, req: IncomingMessage | undefined, method: string, path: string, query: string, signal?: AbortSignal): Promise<MockResponse> {
   if (req?.headers.origin !== undefined) return json(403, { detail: 'The /_mock endpoints refuse cross-origin browser requests' })
   let body = ''
   if (req && readsBody(method, path)) {
@@ -87,11 +87,11 @@ async function controlEndpoint(service: MockService, req: IncomingMessage | unde
     if (text === undefined) return TOO_LARGE
     body = text
   }
-  return handleControl(service, { method, path, query, body })
+  return handleControl(service, { method, path, query, body, signal })
 }
 
 /** Answers one request: the control plane, or the service itself; under `/_sessions/NAME/`, that session's. */
-async function route(root: MockService, req: IncomingMessage | undefined, method: string, url: string): Promise<MockResponse> {
+async function route(root: MockService, req: IncomingMessage | undefined, method: string, url: string, signal?: AbortSignal): Promise<MockResponse> {
   let service = root
   const session = splitSessionUrl(url)
   if (session && !('name' in session)) return session
@@ -105,7 +105,7 @@ async function route(root: MockService, req: IncomingMessage | undefined, method
   }
   const queryAt = url.indexOf('?')
   const path = queryAt < 0 ? url : url.slice(0, queryAt)
-  if (isControlPath(path)) return controlEndpoint(service, req, method, path, queryAt < 0 ? '' : url.slice(queryAt + 1))
+  if (isControlPath(path)) return controlEndpoint(service, req, method, path, queryAt < 0 ? '' : url.slice(queryAt + 1), signal)
   return service.handle({ method, url, headers: req?.headers ?? {} })
 }
 
@@ -126,7 +126,7 @@ function listenerOf(service: MockService, latency: number, open: OpenFaults) {
         res.end()
         return
       }
-      const answer = await route(service, req, method, url)
+      const answer = await route(service, req, method, url, open.signal)
       // Whatever body is left unread is drained, so the connection can serve the next request.
       req.resume()
       if (latency > 0) await sleep(latency)

@@ -74,6 +74,19 @@ describe('the request journal over HTTP (/_mock/requests)', () => {
     expect(body.detail[0]).toMatchObject(issue)
   })
 
+  test('a wait in progress when the server closes answers 503 at once, so closing is not held up', async () => {
+    const other = await startMockServer({ port: 0 })
+    const arrived = new Promise((resolve) => other.server.once('request', resolve))
+    const waiting = fetch(`${other.url}/_mock/requests?wait_for=5&timeout_ms=60000`)
+    await arrived
+    const t0 = performance.now()
+    await other.close()
+    const res = await waiting
+    expect(res.status).toBe(503)
+    expect((await res.json()).detail).toMatch(/The server is closing/)
+    expect(performance.now() - t0).toBeLessThan(5000)
+  })
+
   test('GET /_mock/health answers 200 {"status": "ok"}', async () => {
     const { status, body } = await get('/_mock/health')
     expect(status).toBe(200)
