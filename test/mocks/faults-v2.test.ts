@@ -124,6 +124,23 @@ describe('faults, version 2: bad faults are refused with the field named', () =>
     expect((await service.handle(get('/v1/assets'))).networkError).toBe(true)
   })
 
+  test('through MSW in Node: a hang ends when the client gives up; a truncated body fails while read', async () => {
+    const mock = setupMockService({ now: NOW })
+    mock.service.faults.add({ kind: 'hang', path: '/v1/assets' })
+    const t0 = performance.now()
+    const hung = await mock.fetch(`${mock.baseUrl}/v1/assets`, { signal: AbortSignal.timeout(150) }).catch((e: unknown) => e)
+    expect((hung as Error).name).toBe('TimeoutError')
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(140)
+    mock.service.faults.add({ kind: 'truncate', after_bytes: 5, path: '/v1/assets' })
+    const res = await mock.fetch(`${mock.baseUrl}/v1/assets`)
+    expect(res.status).toBe(200)
+    expect(await res.text().catch((e: Error) => e.message)).toMatch(/cut the body after 5 bytes/)
+    expect(mock.requests().map((r) => [r.status, r.fault?.kind])).toEqual([
+      [null, 'hang'],
+      [200, 'truncate'],
+    ])
+  })
+
   test('where an adapter cannot do a kind, adding it fails with a clear error naming the adapter', () => {
     const mock = setupMockService()
     expect(() => mock.service.faults.add({ kind: 'reset' })).toThrow("The MSW adapter cannot inject a 'reset' fault")
