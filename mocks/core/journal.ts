@@ -145,7 +145,13 @@ export class RequestJournal {
    * there count); rejects with a {@link RequestWaitTimeoutError} holding what did arrive after `timeoutMs`.
    */
   waitFor(filter: JournalFilter = {}, options: WaitOptions = {}): Promise<JournalEntry[]> {
-    const matches = matcherOf(filter)
+    let matches: (entry: JournalEntry) => boolean
+    try {
+      matches = matcherOf(filter)
+    } catch (error) {
+      // A promise-returning call reports a bad filter by rejecting, not by throwing.
+      return Promise.reject(error)
+    }
     const { count = 1, timeoutMs = 5000 } = options
     if (!Number.isInteger(count) || count < 1) return Promise.reject(new TypeError(`count must be an integer >= 1, got ${count}`))
     if (!(typeof timeoutMs === 'number' && timeoutMs >= 0 && timeoutMs <= 2_147_483_647)) {

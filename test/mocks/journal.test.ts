@@ -107,6 +107,11 @@ describe('the request journal', () => {
     expect((error as RequestWaitTimeoutError).message).toMatch(/Timed out after 30 ms waiting for 2 request\(s\) matching \{"path":"\/v1\/exchange_ohlcv"\}: 1 arrived/)
     expect((error as RequestWaitTimeoutError).requests.map((r) => r.status)).toEqual([200])
     await expect(service.waitForRequests({}, { count: 0 })).rejects.toThrow(/count must be an integer >= 1/)
+    await expect(service.waitForRequests({ paht: '/v1' } as never)).rejects.toThrow("Unknown journal filter 'paht'")
+    const controller = new AbortController()
+    const aborted = service.waitForRequests({ path: '/nowhere' }, { signal: controller.signal })
+    controller.abort(new Error('test over'))
+    await expect(aborted).rejects.toThrow('test over')
   })
 
   test('the MSW helpers expose the same journal', async () => {
