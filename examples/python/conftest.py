@@ -33,7 +33,7 @@ def server_url():
 
 @pytest.fixture
 def base_url(server_url):
-    """A session of its own per test: its usage, journal, faults and clock, even under pytest-xdist."""
+    """A session of its own per test: its usage, journal, faults and clock; no test sees another's."""
     return f"{server_url}/_sessions/py-{uuid.uuid4().hex[:12]}"
 
 
