@@ -1,0 +1,16 @@
+import type { RuleResult } from '../rule.js'
+
+/** Everything a reporter writes about one run. */
+export interface Report {
+  baseUrl: string
+  startedAt: string
+  ms: number
+  requests: { used: number; budget: number }
+  results: readonly RuleResult[]
+}
+
+/** Counts by verdict. */
+export function summaryOf(report: Report): { pass: number; fail: number; skip: number } {
+  const count = (v: string) => report.results.filter((r) => r.verdict === v).length
+  return { pass: count('pass'), fail: count('fail'), skip: count('skip') }
+}
