@@ -1,0 +1,89 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { runConformance } from '../../cli/conformance/index.js'
+import { createMockService, type MockService } from '../../mocks/index.js'
+import { startMockServer } from '../../mocks/server/index.js'
+import { DEVIATIONS, deviate, type Deviation } from '../support/deviations.js'
+
+const DIR = mkdtempSync(join(tmpdir(), 'conformance-'))
+const KEYS = { main: 'demo-enterprise-key', free: 'demo-free-key', pro: 'demo-pro-key', enterprise: 'demo-enterprise-key-2' }
+for (const [name, key] of Object.entries(KEYS)) writeFileSync(join(DIR, name), `${key}\n`)
+
+interface Run {
+  code: number
+  out: string
+  err: string
+  json: any
+  junit: string
+}
+
+/** Runs the command in-process against the reference service over HTTP (wrapped by `wrap`). */
+async function check(name: string, wrap: (service: MockService) => MockService, flags: string[] = []): Promise<Run> {
+  const server = await startMockServer({ port: 0, service: wrap(createMockService({ now: '2025-01-01T00:00:00Z' })) })
+  const out: string[] = []
+  const err: string[] = []
+  const file = (ext: string) => join(DIR, `${name}.${ext}`)
+  try {
+    const code = await runConformance(
+      ['--base-url', server.url, '--api-key-file', join(DIR, 'main'), ...['free', 'pro', 'enterprise'].flatMap((p) => ['--key-file', `${p}=${join(DIR, p)}`]), '--junit', file('xml'), '--json', file('json'), ...flags],
+      { out: (l) => out.push(l), err: (l) => err.push(l), env: {} },
+    )
+    return { code, out: out.join('\n'), err: err.join('\n'), json: JSON.parse(readFileSync(file('json'), 'utf8')), junit: readFileSync(file('xml'), 'utf8') }
+  } finally {
+    await server.close()
+  }
+}
+
+const failed = (run: Run) => run.json.rules.filter((r: any) => r.verdict === 'fail').map((r: any) => r.id)
+
+// Every run spends most of its time waiting for its pacing slots, so they run side by side.
+const runs = new Map<string, Promise<Run>>()
+beforeAll(() => {
+  runs.set('none', check('none', (s) => s))
+  DEVIATIONS.forEach((d, i) => runs.set(d.name, check(`deviation-${i}`, (s) => deviate(s, d), d.flags)))
+  // Keep unhandled rejections out until each test awaits its own run.
+  for (const run of runs.values()) run.catch(() => {})
+})
+afterAll(() => {})
+
+describe('market-candles conformance against the reference service', () => {
+  test('at least 15 deliberate deviations, each breaking a different rule', () => {
+    expect(DEVIATIONS.length).toBeGreaterThanOrEqual(15)
+    expect(new Set(DEVIATIONS.map((d) => d.breaks)).size).toBe(DEVIATIONS.length)
+  })
+
+  test('without a deviation, every rule passes and the command exits 0', async () => {
+    const run = await runs.get('none')!
+    expect(failed(run), run.out).toEqual([])
+    expect(run.json.summary.skip, run.out).toBe(0)
+    expect(run.code).toBe(0)
+    expect(run.json.requests.used).toBeLessThanOrEqual(run.json.requests.budget)
+  }, 120_000)
+
+  test.each(DEVIATIONS.map((d) => [d.name, d] as [string, Deviation]))('with %s, it fails exactly the rule broken, naming it', async (name, deviation) => {
+    const run = await runs.get(name)!
+    expect(failed(run), run.out).toEqual([deviation.breaks])
+    expect(run.code).toBe(1)
+    const rule = run.json.rules.find((r: any) => r.id === deviation.breaks)
+    // The report names the rule, its link in docs/contract.md, the request and what came back.
+    expect(run.out).toMatch(new RegExp(`^FAIL  ${deviation.breaks} `, 'm'))
+    expect(rule.link).toMatch(/docs\/contract\.md#[a-z-]+$/)
+    expect(run.out).toContain(`rule: ${rule.link}`)
+    expect(rule.failures[0].message).toBeTruthy()
+    expect(run.junit).toContain(`name="${deviation.breaks}: `)
+    expect(run.junit).toMatch(/<failure message="[^"]+" type="contract">/)
+  }, 120_000)
+
+  test('no key appears in the output or the reports, failures included', async () => {
+    for (const [name, promise] of runs) {
+      const run = await promise
+      for (const key of Object.values(KEYS)) {
+        for (const [what, text] of [['stdout', run.out], ['stderr', run.err], ['json', JSON.stringify(run.json)], ['junit', run.junit]]) {
+          expect(text.includes(key), `${key} in ${what} of ${name}`).toBe(false)
+        }
+      }
+    }
+  }, 120_000)
+})
