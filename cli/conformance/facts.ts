@@ -30,7 +30,8 @@ export interface Page {
 
 export const HOUR = 3_600_000
 const ms = (iso: string) => Date.parse(iso)
-export const iso = (t: number) => new Date(t).toISOString()
+/** An instant as the service writes it: whole seconds without `.000`, milliseconds when there are some. */
+export const iso = (t: number) => new Date(t).toISOString().replace('.000Z', 'Z')
 
 /** A candle array's close_ts, sorted; `undefined` when the body is not an array of candles. */
 function pageOf(answer: Answer): Page | undefined {

@@ -42,6 +42,12 @@ type Query = Record<string, string | readonly string[] | undefined>
 
 const COUNTED_PATHS = new Set(['/v1/exchange_ohlcv', '/v1/aggregated_ohlcv'])
 
+/** fetch's own message is "fetch failed": the code is on its cause (or on the first of several). */
+function causeOf(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string; errors?: Array<{ code?: string }> } }).cause
+  return cause?.code ?? cause?.errors?.[0]?.code ?? cause?.message ?? (error as Error).message
+}
+
 function queryString(query: Query): string {
   const search = new URLSearchParams()
   for (const [name, value] of Object.entries(query)) {
@@ -101,8 +107,7 @@ export class Prober {
       res = await fetch(`${this.#options.baseUrl}${path}${query}`, { method, headers, redirect: 'manual', signal: AbortSignal.timeout(this.#options.timeoutMs) })
       text = await res.text()
     } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause?.code
-      const why = (error as Error).name === 'TimeoutError' ? `no answer within ${this.#options.timeoutMs} ms` : `no answer (${cause ?? (error as Error).message})`
+      const why = (error as Error).name === 'TimeoutError' ? `no answer within ${this.#options.timeoutMs} ms` : `no answer (${causeOf(error)})`
       throw new NoAnswer(`${request}: ${why}`)
     }
     let body: unknown

@@ -80,7 +80,7 @@ describe('market-candles conformance against the reference service', () => {
     for (const [name, promise] of runs) {
       const run = await promise
       for (const key of Object.values(KEYS)) {
-        for (const [what, text] of [['stdout', run.out], ['stderr', run.err], ['json', JSON.stringify(run.json)], ['junit', run.junit]]) {
+        for (const [what, text] of [['stdout', run.out], ['stderr', run.err], ['json', JSON.stringify(run.json)], ['junit', run.junit]] as const) {
           expect(text.includes(key), `${key} in ${what} of ${name}`).toBe(false)
         }
       }

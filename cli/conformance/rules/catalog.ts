@@ -65,7 +65,7 @@ export const catalogCoverage: Rule = {
         if (atFirst.status === 403) continue
         checked++
         const firstSeen = Array.isArray(atFirst.body) ? (atFirst.body as Array<{ close_ts: string }>)[0]?.close_ts : undefined
-        ctx.check(atFirst.status === 200 && firstSeen !== undefined && ms(firstSeen) === first, about(atFirst, `the first candle is not at first_close_ts ${pair.first_close_ts}`, `200 whose first close_ts is ${pair.first_close_ts}`))
+        ctx.check(atFirst.status === 200 && firstSeen !== undefined && ms(firstSeen) === first, about(atFirst, `the first candle is not at first_close_ts ${pair.first_close_ts}`, `200 whose first close_ts is ${pair.first_close_ts}`, `${atFirst.status} close_ts ${firstSeen ?? '(none)'}`))
         const before = await ctx.prober.get(path, { ...params, end: iso(first - 1), limit: '1' }, key)
         ctx.check(before.status === 200 && Array.isArray(before.body) && before.body.length === 0, about(before, `a candle exists before first_close_ts ${pair.first_close_ts}`, '200 []'))
         const atLast = await ctx.prober.get(path, { ...params, start: iso(last - 1), limit: '2' }, key)
@@ -74,7 +74,7 @@ export const catalogCoverage: Rule = {
         // later than last_close_ts must be that recent.
         const fetchedAt = Date.now()
         const stale = rows.filter((t) => t > last && t < fetchedAt - 2 * intervalMs(params.interval!) - 5 * 60_000)
-        ctx.check(atLast.status === 200 && rows[0] === last && stale.length === 0, about(atLast, `the last candle is not at last_close_ts ${pair.last_close_ts}`, `200 whose first close_ts is ${pair.last_close_ts}, and nothing later but candles that closed since`))
+        ctx.check(atLast.status === 200 && rows[0] === last && stale.length === 0, about(atLast, `the last candle is not at last_close_ts ${pair.last_close_ts}`, `200 whose first close_ts is ${pair.last_close_ts}, and nothing later but candles that closed since`, `${atLast.status} close_ts ${rows.map(iso).join(', ') || '(none)'}`))
         break
       }
     }
