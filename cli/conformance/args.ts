@@ -32,7 +32,7 @@ Checks a deployment of the candle service against the contract (docs/contract.md
 over plain HTTP. Read-only, paced under the rate limit, within a request budget.
 
 Options:
-  --base-url URL         the deployment, e.g. https://candles.example.com (required)
+  --base-url URL         the deployment, e.g. https://candles.example.com (default: MARKET_CANDLES_BASE_URL)
   --api-key-file FILE    the key for the candle rules (default: MARKET_CANDLES_API_KEY); the key
                          never appears in the output or the reports
   --key-file PLAN=FILE   a key of plan PLAN (${[...KNOWN_PLANS.keys()].join(', ')}) for the plan rules; repeat per plan
@@ -68,7 +68,7 @@ function baseUrlOf(text: string): string {
 }
 
 /** Parses the arguments after `conformance`. */
-export function parseConformanceArgs(argv: readonly string[]): ConformanceArgs {
+export function parseConformanceArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}): ConformanceArgs {
   let values
   try {
     ;({ values } = parseArgs({
@@ -94,7 +94,8 @@ export function parseConformanceArgs(argv: readonly string[]): ConformanceArgs {
   }
   const help = values.help
   if (help) return { baseUrl: '', apiKeyFile: undefined, keyFiles: [], junit: undefined, json: undefined, maxRequests: 0, rate: 0, timeoutMs: 0, include: [], only: [], help }
-  if (values['base-url'] === undefined) throw new UsageError('--base-url is required: the deployment to check')
+  const baseUrl = values['base-url'] ?? (env.MARKET_CANDLES_BASE_URL?.trim() || undefined)
+  if (baseUrl === undefined) throw new UsageError('--base-url (or MARKET_CANDLES_BASE_URL) is required: the deployment to check')
   const keyFiles = (values['key-file'] ?? []).map((spec) => {
     const match = /^([^=]+)=(.+)$/.exec(spec)
     if (!match) throw new UsageError(`--key-file takes PLAN=FILE, got '${spec}'`)
@@ -111,7 +112,7 @@ export function parseConformanceArgs(argv: readonly string[]): ConformanceArgs {
   for (const id of only) if (!RULES.some((r) => r.id === id)) throw new UsageError(`--only: unknown rule '${id}'`)
   for (const name of ['junit', 'json', 'api-key-file'] as const) if (values[name] !== undefined && values[name].trim() === '') throw new UsageError(`--${name} needs a file name`)
   return {
-    baseUrl: baseUrlOf(values['base-url']),
+    baseUrl: baseUrlOf(baseUrl),
     apiKeyFile: values['api-key-file'],
     keyFiles,
     junit: values.junit,

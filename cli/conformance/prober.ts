@@ -76,6 +76,11 @@ export class Prober {
     return this.#used
   }
 
+  /** Answers the service counts: 200s of the candle endpoints (contract.md#order-of-checks). */
+  get counted(): number {
+    return this.answers.filter((a) => a.status === 200 && COUNTED_PATHS.has(a.path)).length
+  }
+
   get budget(): number {
     return this.#options.maxRequests
   }

@@ -25,7 +25,7 @@ const PROCESS_IO: ConformanceIo = { out: (l) => console.log(l), err: (l) => cons
  * {@link UsageError} for bad flags. Nothing it prints or writes holds a key.
  */
 export async function runConformance(argv: readonly string[], io: ConformanceIo = PROCESS_IO): Promise<number> {
-  const args = parseConformanceArgs(argv)
+  const args = parseConformanceArgs(argv, io.env)
   if (args.help) {
     io.out(CONFORMANCE_USAGE)
     return EXIT.ok
@@ -59,7 +59,7 @@ export async function runConformance(argv: readonly string[], io: ConformanceIo 
   const startedAt = new Date().toISOString()
   const started = performance.now()
   const results = await runRules(rules, { prober, key, planKeys, onResult: (r) => print(textOfResult(r)) })
-  const report: Report = { baseUrl: args.baseUrl, startedAt, ms: performance.now() - started, requests: { used: prober.used, budget: prober.budget }, results }
+  const report: Report = { baseUrl: args.baseUrl, startedAt, ms: performance.now() - started, requests: { used: prober.used, budget: prober.budget, counted: prober.counted }, results }
   print('')
   print(textSummary(report))
   for (const [file, text] of [

@@ -5,7 +5,8 @@ export interface Report {
   baseUrl: string
   startedAt: string
   ms: number
-  requests: { used: number; budget: number }
+  /** Requests sent, the budget, and how many the service counted (candle 200s: the account's usage). */
+  requests: { used: number; budget: number; counted: number }
   results: readonly RuleResult[]
 }
 

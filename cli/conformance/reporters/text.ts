@@ -19,6 +19,6 @@ export function textSummary(report: Report): string {
   const s = summaryOf(report)
   return [
     `${report.results.length} rules: ${s.pass} passed, ${s.fail} failed, ${s.skip} skipped`,
-    `${report.requests.used} requests of a budget of ${report.requests.budget}; ${(report.ms / 1000).toFixed(1)} s against ${report.baseUrl}`,
+    `${report.requests.used} requests of a budget of ${report.requests.budget} (${report.requests.counted} counted as candle calls); ${(report.ms / 1000).toFixed(1)} s against ${report.baseUrl}`,
   ].join('\n')
 }
