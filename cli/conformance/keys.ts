@@ -22,3 +22,11 @@ export function redactor(keys: readonly KeyRef[]): (text: string) => string {
   const secrets = [...new Set(keys.map((k) => k.value))].filter((v) => v !== '').sort((a, b) => b.length - a.length)
   return (text) => secrets.reduce((out, secret) => out.split(secret).join('<redacted>'), text)
 }
+
+/** `value` with `redact` applied to every string in it: reports are redacted before they are formatted. */
+export function redactDeep<T>(value: T, redact: (text: string) => string): T {
+  if (typeof value === 'string') return redact(value) as T
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, redact)) as T
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, redact)])) as T
+  return value
+}

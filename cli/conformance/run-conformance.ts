@@ -3,7 +3,7 @@ import { readApiKey } from '../export/api-key.js'
 import { EXIT } from '../exit-codes.js'
 import { UsageError } from '../usage-error.js'
 import { CONFORMANCE_USAGE, parseConformanceArgs } from './args.js'
-import { redactor, type KeyRef } from './keys.js'
+import { redactDeep, redactor, type KeyRef } from './keys.js'
 import { Pacer } from './pacer.js'
 import { NoAnswer, Prober } from './prober.js'
 import { jsonOf, junitOf, summaryOf, textOfResult, textSummary, type Report } from './reporters/index.js'
@@ -58,8 +58,9 @@ export async function runConformance(argv: readonly string[], io: ConformanceIo 
 
   const startedAt = new Date().toISOString()
   const started = performance.now()
-  const results = await runRules(rules, { prober, key, planKeys, onResult: (r) => print(textOfResult(r)) })
-  const report: Report = { baseUrl: args.baseUrl, startedAt, ms: performance.now() - started, requests: { used: prober.used, budget: prober.budget, counted: prober.counted }, results }
+  const results = await runRules(rules, { prober, key, planKeys, onResult: (r) => print(textOfResult(redactDeep(r, redact))) })
+  // Redacted before formatting: a key escaped by a format (XML, JSON) would slip past a later pass.
+  const report: Report = redactDeep({ baseUrl: args.baseUrl, startedAt, ms: performance.now() - started, requests: { used: prober.used, budget: prober.budget, counted: prober.counted }, results }, redact)
   print('')
   print(textSummary(report))
   for (const [file, text] of [
@@ -68,7 +69,7 @@ export async function runConformance(argv: readonly string[], io: ConformanceIo 
   ] as const) {
     if (file === undefined) continue
     try {
-      writeFileSync(file, redact(text()))
+      writeFileSync(file, text())
       print(`wrote ${file}`)
     } catch (error) {
       io.err(`market-candles conformance: cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)

@@ -33,10 +33,10 @@ export const rateLimit: Rule = {
     if (ctx.key === undefined) ctx.skip('no API key: give --api-key-file')
     const series = await ctx.facts.series('exchange_ohlcv')
     await ctx.prober.pacer.drainWindow()
-    const burst = await Promise.all(Array.from({ length: 14 }, () => ctx.prober.get(`/v1/exchange_ohlcv`, { ...series.params, limit: '1' }, ctx.key, { paced: false })))
+    const burst = await Promise.all(Array.from({ length: 20 }, () => ctx.prober.get(`/v1/exchange_ohlcv`, { ...series.params, limit: '1' }, ctx.key, { paced: false })))
     const limited = burst.filter((a) => a.status === 429)
     const ok = burst.filter((a) => a.status === 200)
-    ctx.check(limited.length > 0 && ok.length <= 10, { message: 'a burst of 14 counted requests was not limited at 10 a second', request: burst[0]!.request, expected: 'at most 10 answers 200, the rest 429', actual: burst.map((a) => a.status).join(', ') })
+    ctx.check(limited.length > 0 && ok.length <= 10, { message: 'a burst of 20 counted requests was not limited at 10 a second', request: burst[0]!.request, expected: 'at most 10 answers 200, the rest 429', actual: burst.map((a) => a.status).join(', ') })
     for (const a of limited.slice(0, 1)) {
       const detail = (a.body as { detail?: unknown } | undefined)?.detail
       const retry = int(a, 'retry-after')
