@@ -78,6 +78,17 @@ export class Facts {
     return this.catalog('/v1/exchanges')
   }
 
+  /**
+   * Up to four exchanges for the rules that look at each: the open ones first, then the closed
+   * ones, so a catalog of hundreds costs what a catalog of four does.
+   */
+  async sampleExchanges(): Promise<Array<{ name: string; closing_date: string | null }>> {
+    const all = await this.exchanges()
+    const open = all.filter((e) => e.closing_date === null)
+    const closed = all.filter((e) => e.closing_date !== null)
+    return [...open.slice(0, closed.length > 0 ? 3 : 4), ...closed].slice(0, 4)
+  }
+
   /** The catalog's intervals are not listed anywhere: these are the contract's. */
   readonly intervals = ['1m', '1h', '1d'] as const
 
@@ -85,7 +96,7 @@ export class Facts {
   async now(): Promise<number> {
     return this.#once('now', async () => {
       let newest = -Infinity
-      for (const exchange of await this.exchanges()) {
+      for (const exchange of await this.sampleExchanges()) {
         for (const interval of ['1m', '1h']) {
           const pairs = await this.catalog<Coverage>('/v1/exchange_pairs', { exchange: exchange.name, interval })
           for (const p of pairs) newest = Math.max(newest, ms(p.last_close_ts))
@@ -107,8 +118,7 @@ export class Facts {
       const pick = (pairs: Coverage[]) =>
         pairs.find((p) => p.base === 'BTC' && p.quote === 'USD') ?? [...pairs].sort((a, b) => ms(b.last_close_ts) - ms(a.last_close_ts))[0]
       if (endpoint === 'exchange_ohlcv') {
-        const exchanges = (await this.exchanges()).sort((a, b) => Number(a.closing_date !== null) - Number(b.closing_date !== null))
-        for (const exchange of exchanges) {
+        for (const exchange of await this.sampleExchanges()) {
           const pair = pick(await this.catalog<Coverage>('/v1/exchange_pairs', { exchange: exchange.name, interval }))
           if (pair) return { endpoint, params: { exchange: exchange.name, interval, base: pair.base, quote: pair.quote }, coverage: pair }
         }
@@ -150,4 +160,3 @@ export class Facts {
   }
 }
 
-export { pageOf }

@@ -66,7 +66,7 @@ describe('market-candles conformance against the reference service', () => {
     expect(run.json.summary.skip, run.out).toBe(0)
     expect(run.code).toBe(0)
     expect(run.json.requests.used).toBeLessThanOrEqual(run.json.requests.budget)
-  }, 120_000)
+  }, 240_000)
 
   test('the request budget is kept: once used up, the rules left are skipped, saying why', async () => {
     const run = await runs.get('budget')!
@@ -76,14 +76,14 @@ describe('market-candles conformance against the reference service', () => {
     expect(skipped.some((r: any) => /--max-requests 40/.test(r.reason))).toBe(true)
     expect(run.out).toMatch(/^SKIP  \S+ .*\n\s+skipped: the request budget \(--max-requests 40\) is used up/m)
     expect(failed(run), run.out).toEqual([])
-  }, 120_000)
+  }, 240_000)
 
   test('a key the service quotes in a body is redacted in every report', async () => {
     const run = await runs.get('echo')!
     expect(failed(run)).toContain('resolution-404')
     expect(run.out).toContain('not found for key <redacted>')
     expect(run.junit).toContain('not found for key &lt;redacted&gt;')
-  }, 120_000)
+  }, 240_000)
 
   test.each(DEVIATIONS.map((d) => [d.name, d] as [string, Deviation]))('with %s, it fails exactly the rule broken, naming it', async (name, deviation) => {
     const run = await runs.get(name)!
@@ -97,7 +97,7 @@ describe('market-candles conformance against the reference service', () => {
     expect(rule.failures[0].message).toBeTruthy()
     expect(run.junit).toContain(`name="${deviation.breaks}: `)
     expect(run.junit).toMatch(/<failure message="[^"]+" type="contract">/)
-  }, 120_000)
+  }, 240_000)
 
   test('every JUnit report is well-formed XML with one testcase per rule', async () => {
     // jsdom ships no types; its XML parser reports a malformed document as a <parsererror>.
@@ -112,7 +112,7 @@ describe('market-candles conformance against the reference service', () => {
       expect(doc.getElementsByTagName('failure').length, name).toBe(run.json.summary.fail)
       expect(doc.getElementsByTagName('skipped').length, name).toBe(run.json.summary.skip)
     }
-  }, 120_000)
+  }, 240_000)
 
   test('no key appears in the output or the reports, failures included', async () => {
     for (const [name, promise] of runs) {
@@ -123,5 +123,5 @@ describe('market-candles conformance against the reference service', () => {
         }
       }
     }
-  }, 120_000)
+  }, 240_000)
 })

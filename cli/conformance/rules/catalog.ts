@@ -16,7 +16,7 @@ export const catalogOrder: Rule = {
       ['/v1/assets', {}, (r) => r.ticker],
       ['/v1/aggregated_pairs', { interval: '1h' }, (r) => `${r.base}\u0000${r.quote}`],
     ]
-    for (const exchange of await ctx.facts.exchanges()) lists.push(['/v1/exchange_pairs', { exchange: exchange.name, interval: '1h' }, (r) => `${r.base}\u0000${r.quote}`])
+    for (const exchange of await ctx.facts.sampleExchanges()) lists.push(['/v1/exchange_pairs', { exchange: exchange.name, interval: '1h' }, (r) => `${r.base}\u0000${r.quote}`])
     for (const [path, query, keyOf] of lists) {
       const rows = await ctx.facts.catalog<any>(path, query)
       const keys = rows.map(keyOf)
@@ -36,7 +36,7 @@ export const catalogCoverage: Rule = {
   anchor: 'resources',
   async run(ctx) {
     const targets: Array<{ endpoint: 'exchange_ohlcv' | 'aggregated_ohlcv'; params: Record<string, string>; pair: Coverage }> = []
-    for (const exchange of await ctx.facts.exchanges()) {
+    for (const exchange of await ctx.facts.sampleExchanges()) {
       for (const interval of ctx.facts.intervals) {
         const pairs = await ctx.facts.catalog<Coverage>('/v1/exchange_pairs', { exchange: exchange.name, interval })
         const pair = pairs[0]
