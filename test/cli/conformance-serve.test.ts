@@ -79,7 +79,7 @@ describe('market-candles conformance against `market-candles serve` (the built C
 
 describe('market-candles conformance: usage and unreachable services', () => {
   test.each([
-    [['conformance'], /--base-url is required/],
+    [['conformance'], /--base-url \(or MARKET_CANDLES_BASE_URL\) is required/],
     [['conformance', '--base-url', 'ftp://x'], /must be an http or https URL/],
     [['conformance', '--base-url', 'https://user:secret@candles.example.com'], /must not carry credentials/],
     [['conformance', '--base-url', 'http://127.0.0.1:1', '--key-file', 'gold=/nowhere'], /unknown plan 'gold'/],
