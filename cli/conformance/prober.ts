@@ -19,6 +19,9 @@ export interface Answer {
   readonly text: string
   /** Whether the body parsed as JSON. */
   readonly json: boolean
+  /** When the request left and its answer was read (performance.now() ms): the service saw it in between. */
+  readonly sentAt: number
+  readonly receivedAt: number
 }
 
 /** The request budget (`--max-requests`) is used up: the rules left are skipped. */
@@ -108,6 +111,7 @@ export class Prober {
     const request = `${method} ${path}${query} (${describeKey(key)})`
     let res: Response
     let text: string
+    const sentAt = performance.now()
     try {
       res = await fetch(`${this.#options.baseUrl}${path}${query}`, { method, headers, redirect: 'manual', signal: AbortSignal.timeout(this.#options.timeoutMs) })
       text = await res.text()
@@ -123,7 +127,7 @@ export class Prober {
     } catch {
       body = undefined
     }
-    const answer: Answer = { request, method, path, query, status: res.status, headers: Object.fromEntries(res.headers), body, text, json }
+    const answer: Answer = { request, method, path, query, status: res.status, headers: Object.fromEntries(res.headers), body, text, json, sentAt, receivedAt: performance.now() }
     this.answers.push(answer)
     return answer
   }

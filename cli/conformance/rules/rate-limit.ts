@@ -5,6 +5,20 @@ import { about, type Rule } from '../rule.js'
 const RATE_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'] as const
 const int = (a: Answer, name: string) => (/^\d+$/.test(a.headers[name] ?? '') ? Number(a.headers[name]) : undefined)
 
+/**
+ * The shortest time in which `count` of `answers` were certainly all seen by the service (each
+ * arrived between its send and its receipt), when that is under a second; else undefined. A slow
+ * machine or network spreads a burst out, and a sliding window then rightly lets more through.
+ */
+function provenWithinOneSecond(answers: readonly Answer[], count: number): number | undefined {
+  let best = Infinity
+  for (const first of answers) {
+    const after = answers.filter((a) => a.sentAt >= first.sentAt).map((a) => a.receivedAt).sort((x, y) => x - y)
+    if (after.length >= count) best = Math.min(best, after[count - 1]! - first.sentAt)
+  }
+  return best < 1000 ? Math.round(best) : undefined
+}
+
 /** Every 200 of a candle endpoint carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. */
 export const rateLimitHeaders: Rule = {
   id: 'ratelimit-headers',
@@ -35,8 +49,10 @@ export const rateLimit: Rule = {
     await ctx.prober.pacer.drainWindow()
     const burst = await Promise.all(Array.from({ length: 20 }, () => ctx.prober.get(`/v1/exchange_ohlcv`, { ...series.params, limit: '1' }, ctx.key, { paced: false })))
     const limited = burst.filter((a) => a.status === 429)
-    const ok = burst.filter((a) => a.status === 200)
-    ctx.check(limited.length > 0 && ok.length <= 10, { message: 'a burst of 20 counted requests was not limited at 10 a second', request: burst[0]!.request, expected: 'at most 10 answers 200, the rest 429', actual: burst.map((a) => a.status).join(', ') })
+    const crowded = provenWithinOneSecond(burst.filter((a) => a.status === 200), 11)
+    ctx.check(crowded === undefined, { message: 'more than 10 counted requests were answered 200 within one second', request: burst[0]!.request, expected: 'at most 10 answers 200 in any second, the rest 429', actual: `${crowded} ms for 11 answers 200; statuses ${burst.map((a) => a.status).join(', ')}` })
+    const span = Math.max(...burst.map((a) => a.receivedAt)) - Math.min(...burst.map((a) => a.sentAt))
+    if (limited.length === 0) ctx.skip(`the burst took ${Math.round(span)} ms, too slow to reach the limit from here (every answer 200, none provably in one second)`)
     for (const a of limited.slice(0, 1)) {
       const detail = (a.body as { detail?: unknown } | undefined)?.detail
       const retry = int(a, 'retry-after')
