@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { runConformance } from '../../cli/conformance/index.js'
 import { createMockService, type MockService } from '../../mocks/index.js'
 import { startMockServer } from '../../mocks/server/index.js'
@@ -52,6 +52,10 @@ beforeAll(() => {
   DEVIATIONS.forEach((d, i) => runs.set(d.name, check(`deviation-${i}`, (s) => deviate(s, d), d.flags)))
   // Keep unhandled rejections out until each test awaits its own run.
   for (const run of runs.values()) run.catch(() => {})
+})
+afterAll(async () => {
+  await Promise.allSettled(runs.values())
+  rmSync(DIR, { recursive: true, force: true })
 })
 
 describe('market-candles conformance against the reference service', () => {

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { createServer } from 'node:net'
 import type { AddressInfo } from 'node:net'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -46,6 +46,7 @@ describe('market-candles conformance against `market-candles serve` (the built C
   afterAll(async () => {
     serve.kill('SIGTERM')
     if (serve.exitCode === null) await once(serve, 'exit')
+    rmSync(DIR, { recursive: true, force: true })
   })
 
   test('every rule passes within the budget; exit 0; the JUnit and JSON reports hold every rule; no key is printed', async () => {
