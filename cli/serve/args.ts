@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
 import { parseDateTime } from '../../src/contract/index.js'
+import { DEFAULT_JOURNAL_SIZE } from '../../mocks/core/journal.js'
 import { UsageError } from '../usage-error.js'
 
 /** The options of `market-candles serve`. */
@@ -11,6 +12,8 @@ export interface ServeArgs {
   rateLimit: boolean
   /** A JSON file with the dataset to serve instead of the default one. */
   data: string | undefined
+  /** Requests the journal keeps (per session); 0 switches it off. */
+  journalSize: number
   help: boolean
 }
 
@@ -26,6 +29,8 @@ Options:
   --now ISO         fix the service clock, e.g. 2025-01-01T00:00:00Z (default: system clock)
   --latency MS      delay every response by MS milliseconds (default 0)
   --no-rate-limit   switch off the 10 requests/second limit (for throughput benchmarks)
+  --journal-size N  requests the journal keeps per session, newest first (default 1000;
+                    0 switches it off)
   --data FILE       serve the dataset in FILE, a JSON object { data, plans, accounts, keys }
                     (each optional; the shape createMockService takes), checked at start
   -h, --help        show this help
@@ -37,7 +42,7 @@ function integer(name: string, text: string, max: number): number {
   return Number(text)
 }
 
-const VALUED = new Set(['--port', '--host', '--now', '--latency', '--data'])
+const VALUED = new Set(['--port', '--host', '--now', '--latency', '--data', '--journal-size'])
 
 /**
  * `--latency -5` as `--latency=-5`: parseArgs refuses a value that starts with a dash with its own
@@ -71,6 +76,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
         now: { type: 'string' },
         latency: { type: 'string' },
         data: { type: 'string' },
+        'journal-size': { type: 'string' },
         'rate-limit': { type: 'boolean', default: true },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -90,6 +96,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
     latency: values.latency === undefined ? 0 : integer('latency', values.latency, 600_000),
     rateLimit: values['rate-limit'],
     data: values.data,
+    journalSize: values['journal-size'] === undefined ? DEFAULT_JOURNAL_SIZE : integer('journal-size', values['journal-size'], 1_000_000),
     help: values.help,
   }
 }
