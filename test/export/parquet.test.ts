@@ -87,6 +87,14 @@ describe('market-candles export --format parquet: resume', () => {
   const LONG = ['--exchange', 'bitstamp', '--pair', 'BTC/USD', '--pair', 'ETH/USD', '--interval', '1m', '--start', '2024-01-01', '--end', '2024-02-22', '--rate-limit', 'off']
   let full: Record<string, unknown>[]
 
+  /** Starts the long export into `out` and waits until BTC/USD's first part file is there. */
+  async function startAndWaitForPart(out: string) {
+    const btc = join(out, 'exchange=bitstamp', 'base=BTC', 'quote=USD', 'interval=1m')
+    const cli = startCli(['export', ...LONG, '--out', out, '--format', 'parquet', '--quiet'], env, 120_000)
+    await waitFor(() => existsSync(join(btc, 'part-000000.parquet')) || cli.child.exitCode !== null, 60_000, 'a first part file')
+    return { cli, btc }
+  }
+
   beforeAll(async () => {
     const db = join(dir, 'long.sqlite')
     expect((await runCli(['export', ...LONG, '--out', db, '--quiet'], env, 120_000)).code).toBe(0)
@@ -105,9 +113,7 @@ describe('market-candles export --format parquet: resume', () => {
 
   test('SIGINT writes the rows in hand as a last part and exits 130; the same command then completes with no gap and no duplicate', async () => {
     const out = join(dir, 'int')
-    const btc = join(out, 'exchange=bitstamp', 'base=BTC', 'quote=USD', 'interval=1m')
-    const cli = startCli(['export', ...LONG, '--out', out, '--format', 'parquet', '--quiet'], env, 120_000)
-    await waitFor(() => existsSync(join(btc, 'part-000000.parquet')) || cli.child.exitCode !== null, 60_000, 'a first part file')
+    const { cli } = await startAndWaitForPart(out)
     cli.child.kill('SIGINT')
     const r = await cli.result
     expect(r.code).toBe(130)
@@ -120,9 +126,7 @@ describe('market-candles export --format parquet: resume', () => {
 
   test('after SIGKILL mid-run, a rerun completes with no gap and no duplicate; a torn part file and a leftover temporary file are detected and replaced', async () => {
     const out = join(dir, 'kill')
-    const btc = join(out, 'exchange=bitstamp', 'base=BTC', 'quote=USD', 'interval=1m')
-    const cli = startCli(['export', ...LONG, '--out', out, '--format', 'parquet', '--quiet'], env, 120_000)
-    await waitFor(() => existsSync(join(btc, 'part-000000.parquet')) || cli.child.exitCode !== null, 60_000, 'a first part file')
+    const { cli, btc } = await startAndWaitForPart(out)
     cli.child.kill('SIGKILL')
     expect((await cli.result).signal).toBe('SIGKILL')
     // What a kill during a write or a full disk leaves: a torn part, a temporary file.
