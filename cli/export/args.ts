@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util'
 import { parseFlagTime } from './dates.js'
 import { UsageError } from '../usage-error.js'
+import { withoutPassword } from './without-password.js'
 
 /** Output formats; the file extension or `--format` picks one. */
-export type ExportFormat = 'sqlite' | 'csv' | 'jsonl'
+export type ExportFormat = 'sqlite' | 'csv' | 'jsonl' | 'postgres'
 
 /** The parsed options of `market-candles export`. */
 export interface ExportArgs {
@@ -18,9 +19,11 @@ export interface ExportArgs {
   /** Epoch ms, or undefined for the first candle of each series. */
   start: number | undefined
   end: number | undefined
-  /** A path, or `-` for stdout. */
+  /** A path, `-` for stdout, or a postgres:// URL. */
   out: string
   format: ExportFormat
+  /** The PostgreSQL schema of the tables (`--pg-schema`); undefined for `public`. */
+  pgSchema: string | undefined
   apiKeyFile: string | undefined
   baseUrl: string | undefined
   mock: boolean
@@ -53,7 +56,12 @@ What to export:
 
 Where to:
   --out FILE             .sqlite or .db, .csv, .jsonl; '-' writes CSV or JSON Lines to stdout
-  --format F             sqlite, csv or jsonl (default: from the extension of --out)
+  --out postgres://USER@HOST:PORT/DB
+                         a PostgreSQL database (postgresql:// too); what the URL leaves out comes
+                         from PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE (--out postgres:// alone:
+                         all of it); the password is best kept in PGPASSWORD or ~/.pgpass
+  --pg-schema NAME       the schema of the PostgreSQL tables (default: public)
+  --format F             sqlite, csv, jsonl or postgres (default: from --out)
 
 Service:
                          the API key comes from MARKET_CANDLES_API_KEY, or:
@@ -71,11 +79,12 @@ Output:
 Exit codes: 0 done, 1 error (data written so far is kept), 2 bad flags, 130 interrupted (Ctrl-C),
 141 stdout closed by its reader.`
 
-const FORMATS: readonly ExportFormat[] = ['sqlite', 'csv', 'jsonl']
+const FORMATS: readonly ExportFormat[] = ['sqlite', 'csv', 'jsonl', 'postgres']
 
 /** The format of an output path from its extension, if it has a known one. */
 export function formatOfPath(path: string): ExportFormat | undefined {
   const lower = path.toLowerCase()
+  if (/^postgres(ql)?:\/\//.test(lower)) return 'postgres'
   if (lower.endsWith('.sqlite') || lower.endsWith('.db') || lower.endsWith('.sqlite3')) return 'sqlite'
   if (lower.endsWith('.csv')) return 'csv'
   if (lower.endsWith('.jsonl') || lower.endsWith('.ndjson')) return 'jsonl'
@@ -121,6 +130,7 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
         end: { type: 'string' },
         out: { type: 'string', short: 'o' },
         format: { type: 'string' },
+        'pg-schema': { type: 'string' },
         'api-key-file': { type: 'string' },
         'base-url': { type: 'string' },
         mock: { type: 'boolean', default: false },
@@ -142,7 +152,7 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
     help: v.help,
   }
   if (v.help) {
-    return { ...base, kind: 'exchange', exchange: undefined, method: undefined, pairs: [], allPairs: false, interval: '', start: undefined, end: undefined, out: '', format: 'csv', progressInterval: 5, rateLimit: 10 }
+    return { ...base, kind: 'exchange', exchange: undefined, method: undefined, pairs: [], allPairs: false, interval: '', start: undefined, end: undefined, out: '', format: 'csv', pgSchema: undefined, progressInterval: 5, rateLimit: 10 }
   }
   const nonEmpty = (name: string, value: string | undefined) => {
     if (value !== undefined && value.trim() === '') throw new UsageError(`--${name} cannot be empty`)
@@ -168,10 +178,11 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
   const start = v.start === undefined ? undefined : parseFlagTime('start', v.start)
   const end = v.end === undefined ? undefined : parseFlagTime('end', v.end)
   if (start !== undefined && end !== undefined && start > end) throw new UsageError(`--start ${v.start} is after --end ${v.end}`)
-  const out = nonEmpty('out', v.out)
+  // --format postgres alone: the connection from PGHOST and friends.
+  const out = nonEmpty('out', v.out) ?? (v.format === 'postgres' ? 'postgres://' : undefined)
   if (out === undefined) throw new UsageError("give --out FILE (.sqlite, .db, .csv, .jsonl), or --out - for stdout")
   if (v.format !== undefined && !FORMATS.includes(v.format as ExportFormat)) {
-    throw new UsageError(`--format must be sqlite, csv or jsonl, got '${v.format}'`)
+    throw new UsageError(`--format must be sqlite, csv, jsonl or postgres, got '${v.format}'`)
   }
   let format = v.format as ExportFormat | undefined
   if (out === '-') {
@@ -179,6 +190,11 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
     if (format === 'sqlite') throw new UsageError('SQLite cannot be written to stdout: give --out FILE.sqlite')
   }
   format ??= formatOfPath(out)
+  if ((format === 'postgres') !== (formatOfPath(out) === 'postgres')) {
+    throw new UsageError(format === 'postgres' ? '--format postgres needs --out postgres://USER@HOST/DB (or --out postgres:// with PGHOST and friends)' : `--out ${withoutPassword(out)} is a PostgreSQL URL: leave out --format, or give --format postgres`)
+  }
+  const pgSchema = nonEmpty('pg-schema', v['pg-schema'])
+  if (pgSchema !== undefined && format !== 'postgres') throw new UsageError('--pg-schema applies to --out postgres:// only')
   if (format === undefined) throw new UsageError(`cannot tell the format of '${out}' from its extension: use .sqlite, .db, .csv or .jsonl, or give --format`)
   if (v.mock && base.baseUrl !== undefined) throw new UsageError('--mock and --base-url exclude each other')
   nonEmpty('base-url', base.baseUrl)
@@ -197,5 +213,5 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
     else if (/^\d+(\.\d+)?$/.test(rate) && Number(rate) > 0 && Number(rate) <= 1000) rateLimit = Number(rate)
     else throw new UsageError(`--rate-limit must be requests per second (up to 1000) or off, got '${rate}'`)
   }
-  return { ...base, kind, exchange, method, pairs, allPairs: v['all-pairs'], interval, start, end, out, format, progressInterval, rateLimit }
+  return { ...base, kind, exchange, method, pairs, allPairs: v['all-pairs'], interval, start, end, out, format, pgSchema, progressInterval, rateLimit }
 }
