@@ -48,7 +48,7 @@ const DDL_LOCK = 0x6d63_7063 // 'mcpc'
  */
 export async function ensureTable(client: ClientBase, schema: string, kind: Kind, shown: string): Promise<void> {
   const { table, columns } = PG_TABLES[kind]
-  const where = `${shown} ${schema}.${table}`
+  const where = `the table ${schema}.${table} in ${shown}`
   await client.query('BEGIN')
   try {
     await client.query('SELECT pg_advisory_xact_lock($1)', [DDL_LOCK])
