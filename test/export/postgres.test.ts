@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { copyRows } from '../../cli/export/sinks/postgres-copy-format.js'
+import { copyBinary } from '../../cli/export/sinks/postgres-copy-binary.js'
 import { startMockServer, type RunningMockServer } from '../../mocks/server/index.js'
 import { POSTGRES_MISSING, PG_PASSWORD, startPostgres, type RunningPostgres } from '../support/postgres-server.js'
 import { sqliteRows } from './read-output.js'
@@ -110,17 +110,18 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`market-candles export into Post
     expect(await withClient(url, async (c) => (await c.query(`SELECT to_regclass('public.exchange_candles') AS t`)).rows[0].t)).toBeNull()
   }, 30_000)
 
-  test('COPY text survives every special character: backslash, tab, newline, quotes and commas in text and in text[] elements, a null flag', async () => {
+  test('COPY (binary) stores every value as it came: backslash, tab, newline, quotes, commas and non-ASCII text, text[] elements, an empty array, a null flag, doubles to the last bit, close_ts before and after 2000', async () => {
     const url = await freshDatabase(pgServer)
     const base = { interval: '1h', base: 'BTC', quote: 'USD', open: 1.5, high: 2.25, low: 0.1 + 0.2, close: 1e-7, base_volume: 123456789.123456789, quote_volume: 1e21 }
     const candles = [
-      { ...base, method: 'm\\x\t"y"\n', close_ts: '2024-01-01T00:00:00Z', exchanges: ['a,b', 'c"d', 'e\\f', 'g\th', '{x}', 'NULL'], flag: null },
-      { ...base, method: 'm\\x\t"y"\n', close_ts: '2024-01-01T01:00:00Z', exchanges: [], flag: 'outlier\r\\N' },
+      { ...base, method: 'm\\x\t"y"\n€🙂', close_ts: '1999-12-31T23:59:00Z', exchanges: ['a,b', 'c"d', 'e\\f', 'g\th', '{x}', 'NULL', 'ünï'], flag: null },
+      { ...base, method: 'm\\x\t"y"\n€🙂', close_ts: '2024-01-01T01:00:00Z', exchanges: [], flag: 'outlier\r\\N' },
+      { ...base, method: 'plain', close_ts: '2038-01-19T03:14:08Z', open: -0.5, high: Number.MAX_VALUE, low: Number.MIN_VALUE, exchanges: ['bitstamp'], flag: 'outlier' },
     ]
     await withClient(url, async (c) => {
       await c.query(`CREATE TABLE t (method text, interval text, base text, quote text, close_ts timestamptz, open float8, high float8, low float8, close float8, base_volume float8, quote_volume float8, exchanges text[], flag text)`)
-      const stream = c.query(copyFrom('COPY t FROM STDIN'))
-      stream.end(copyRows('aggregated', candles as never))
+      const stream = c.query(copyFrom('COPY t FROM STDIN (FORMAT binary)'))
+      stream.end(copyBinary('aggregated', candles as never))
       await finished(stream)
       const rows = (await c.query(`SELECT method, interval, base, quote, to_char(close_ts AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS close_ts, open, high, low, close, base_volume, quote_volume, exchanges, flag FROM t ORDER BY close_ts`)).rows
       expect(rows).toEqual(candles)

@@ -3,7 +3,7 @@ import type { Client } from 'pg'
 import type { Series } from '../series.js'
 import { columnsOf, type Kind } from './columns.js'
 import { loadPostgres } from './load-postgres.js'
-import { copyRows } from './postgres-copy-format.js'
+import { copyBinary } from './postgres-copy-binary.js'
 import { describePostgresError } from './postgres-errors.js'
 import { PG_TABLES, ensureTable, ident } from './postgres-schema.js'
 import type { PostgresTarget } from './postgres-target.js'
@@ -13,7 +13,7 @@ const UNIQUE_VIOLATION = '23505'
 
 /**
  * A PostgreSQL database shared by any number of exporters. Each page is one transaction loaded with
- * COPY straight into the table; when another exporter already stored some of its rows (a unique
+ * COPY (binary) straight into the table; when another exporter already stored some of its rows (a unique
  * violation), the page is loaded again through a temporary table and `INSERT ... ON CONFLICT DO
  * NOTHING`, so concurrent exporters never duplicate a row and never fail on a conflict. A rerun
  * continues after max(close_ts) of each series, read once at the start per planned series.
@@ -55,7 +55,7 @@ export async function openPostgres(target: PostgresTarget, kind: Kind, planned: 
 
   let staged = false
   const copyInto = async (into: string, rows: Buffer) => {
-    const stream = client.query(copyFrom(`COPY ${into} (${columns}) FROM STDIN`))
+    const stream = client.query(copyFrom(`COPY ${into} (${columns}) FROM STDIN (FORMAT binary)`))
     stream.end(rows)
     await finished(stream)
   }
@@ -71,30 +71,30 @@ export async function openPostgres(target: PostgresTarget, kind: Kind, planned: 
     await client.query('COMMIT')
   }
 
+  const store = async (series: Series, candles: readonly AnyCandle[], rows: Buffer) => {
+    if (lost) throw fail('writing', lost)
+    try {
+      try {
+        // One COPY statement outside BEGIN ... COMMIT is a transaction of its own: the page is stored
+        // whole or not at all, in one round trip instead of three.
+        await copyInto(qualified, rows)
+      } catch (error) {
+        if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error
+        await merge(rows)
+      }
+    } catch (error) {
+      // A failed page is rolled back whole; a dead connection rolls it back by itself.
+      if (!lost) await client.query('ROLLBACK').catch(() => {})
+      throw fail('writing', lost ?? error)
+    }
+    const key = plannedSeriesKey(series)
+    const newest = Date.parse(candles[candles.length - 1]!.close_ts)
+    if (!(newest <= (last.get(key) ?? -Infinity))) last.set(key, newest)
+  }
   return {
     lastStored: (series) => last.get(plannedSeriesKey(series)),
-    async write(series, candles) {
-      if (lost) throw fail('writing', lost)
-      const rows = Buffer.from(copyRows(kind, candles))
-      try {
-        await client.query('BEGIN')
-        try {
-          await copyInto(qualified, rows)
-          await client.query('COMMIT')
-        } catch (error) {
-          if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error
-          await client.query('ROLLBACK')
-          await merge(rows)
-        }
-      } catch (error) {
-        // A failed page is rolled back whole; a dead connection rolls it back by itself.
-        if (!lost) await client.query('ROLLBACK').catch(() => {})
-        throw fail('writing', lost ?? error)
-      }
-      const key = plannedSeriesKey(series)
-      const newest = Date.parse(candles[candles.length - 1]!.close_ts)
-      if (!(newest <= (last.get(key) ?? -Infinity))) last.set(key, newest)
-    },
+    // Resolves once the page is committed: progress and the totals a failure reports count stored pages only.
+    write: (series, candles) => store(series, candles, copyBinary(kind, candles)),
     close: async () => {
       await client.end().catch(() => {})
     },
