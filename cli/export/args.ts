@@ -2,9 +2,10 @@ import { parseArgs } from 'node:util'
 import { parseFlagTime } from './dates.js'
 import { parseResample } from './resample-flag.js'
 import { UsageError } from '../usage-error.js'
+import { withoutPassword } from './without-password.js'
 
 /** Output formats; the file extension or `--format` picks one. */
-export type ExportFormat = 'sqlite' | 'csv' | 'jsonl' | 'parquet'
+export type ExportFormat = 'sqlite' | 'csv' | 'jsonl' | 'parquet' | 'postgres'
 
 /** The parsed options of `market-candles export`. */
 export interface ExportArgs {
@@ -19,9 +20,11 @@ export interface ExportArgs {
   /** Epoch ms, or undefined for the first candle of each series. */
   start: number | undefined
   end: number | undefined
-  /** A path, or `-` for stdout. */
+  /** A path, `-` for stdout, or a postgres:// URL. */
   out: string
   format: ExportFormat
+  /** The PostgreSQL schema of the tables (`--pg-schema`); undefined for `public`. */
+  pgSchema: string | undefined
   apiKeyFile: string | undefined
   baseUrl: string | undefined
   mock: boolean
@@ -58,7 +61,12 @@ What to export:
 
 Where to:
   --out FILE             .sqlite or .db, .csv, .jsonl; '-' writes CSV or JSON Lines to stdout
-  --format F             sqlite, csv, jsonl or parquet (default: from the extension of --out);
+  --out postgres://USER@HOST:PORT/DB
+                         a PostgreSQL database (postgresql:// too); what the URL leaves out comes
+                         from PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE (--out postgres:// alone:
+                         all of it); the password is best kept in PGPASSWORD or ~/.pgpass
+  --pg-schema NAME       the schema of the PostgreSQL tables (default: public)
+  --format F             sqlite, csv, jsonl, parquet or postgres (default: from --out);
                          parquet writes a dataset into the directory --out, one folder per series
   --resample I           store candles resampled to I (5m, 15m, 4h, 1w, 1M...), a whole multiple of --interval
   --report FILE.json     also write each series' coverage (stored, expected, gaps) as JSON
@@ -79,11 +87,12 @@ Output:
 Exit codes: 0 done, 1 error (data written so far is kept), 2 bad flags, 130 interrupted (Ctrl-C),
 141 stdout closed by its reader.`
 
-const FORMATS: readonly ExportFormat[] = ['sqlite', 'csv', 'jsonl', 'parquet']
+const FORMATS: readonly ExportFormat[] = ['sqlite', 'csv', 'jsonl', 'parquet', 'postgres']
 
 /** The format of an output path from its extension, if it has a known one. */
 export function formatOfPath(path: string): ExportFormat | undefined {
   const lower = path.toLowerCase()
+  if (/^postgres(ql)?:\/\//.test(lower)) return 'postgres'
   if (lower.endsWith('.sqlite') || lower.endsWith('.db') || lower.endsWith('.sqlite3')) return 'sqlite'
   if (lower.endsWith('.csv')) return 'csv'
   if (lower.endsWith('.jsonl') || lower.endsWith('.ndjson')) return 'jsonl'
@@ -130,6 +139,7 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
         end: { type: 'string' },
         out: { type: 'string', short: 'o' },
         format: { type: 'string' },
+        'pg-schema': { type: 'string' },
         'api-key-file': { type: 'string' },
         'base-url': { type: 'string' },
         mock: { type: 'boolean', default: false },
@@ -153,7 +163,7 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
     help: v.help,
   }
   if (v.help) {
-    return { ...base, kind: 'exchange', exchange: undefined, method: undefined, pairs: [], allPairs: false, interval: '', start: undefined, end: undefined, out: '', format: 'csv', progressInterval: 5, rateLimit: 10, resample: undefined, report: undefined }
+    return { ...base, kind: 'exchange', exchange: undefined, method: undefined, pairs: [], allPairs: false, interval: '', start: undefined, end: undefined, out: '', format: 'csv', pgSchema: undefined, progressInterval: 5, rateLimit: 10, resample: undefined, report: undefined }
   }
   const nonEmpty = (name: string, value: string | undefined) => {
     if (value !== undefined && value.trim() === '') throw new UsageError(`--${name} cannot be empty`)
@@ -179,10 +189,11 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
   const start = v.start === undefined ? undefined : parseFlagTime('start', v.start)
   const end = v.end === undefined ? undefined : parseFlagTime('end', v.end)
   if (start !== undefined && end !== undefined && start > end) throw new UsageError(`--start ${v.start} is after --end ${v.end}`)
-  const out = nonEmpty('out', v.out)
+  // --format postgres alone: the connection from PGHOST and friends.
+  const out = nonEmpty('out', v.out) ?? (v.format === 'postgres' ? 'postgres://' : undefined)
   if (out === undefined) throw new UsageError("give --out FILE (.sqlite, .db, .csv, .jsonl), or --out - for stdout")
   if (v.format !== undefined && !FORMATS.includes(v.format as ExportFormat)) {
-    throw new UsageError(`--format must be sqlite, csv, jsonl or parquet, got '${v.format}'`)
+    throw new UsageError(`--format must be sqlite, csv, jsonl, parquet or postgres, got '${v.format}'`)
   }
   let format = v.format as ExportFormat | undefined
   if (out === '-') {
@@ -191,6 +202,11 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
     if (format === 'parquet') throw new UsageError('Parquet cannot be written to stdout: give --out DIR, the dataset\'s directory')
   }
   format ??= formatOfPath(out)
+  if ((format === 'postgres') !== (formatOfPath(out) === 'postgres')) {
+    throw new UsageError(format === 'postgres' ? '--format postgres needs --out postgres://USER@HOST/DB (or --out postgres:// with PGHOST and friends)' : `--out ${withoutPassword(out)} is a PostgreSQL URL: leave out --format, or give --format postgres`)
+  }
+  const pgSchema = nonEmpty('pg-schema', v['pg-schema'])
+  if (pgSchema !== undefined && format !== 'postgres') throw new UsageError('--pg-schema applies to --out postgres:// only')
   if (format === undefined) throw new UsageError(`cannot tell the format of '${out}' from its extension: use .sqlite, .db, .csv, .jsonl or .parquet, or give --format`)
   if (v.mock && base.baseUrl !== undefined) throw new UsageError('--mock and --base-url exclude each other')
   nonEmpty('base-url', base.baseUrl)
@@ -211,5 +227,5 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
   }
   const resample = parseResample(v.resample, interval)
   const report = nonEmpty('report', v.report)
-  return { ...base, kind, exchange, method, pairs, allPairs: v['all-pairs'], interval, start, end, out, format, progressInterval, rateLimit, resample, report }
+  return { ...base, kind, exchange, method, pairs, allPairs: v['all-pairs'], interval, start, end, out, format, pgSchema, progressInterval, rateLimit, resample, report }
 }

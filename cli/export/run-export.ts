@@ -11,6 +11,7 @@ import { SeriesFailure, exportAll, type RunTotals } from './runner.js'
 import { writeCoverageReport, type SeriesCoverage } from './coverage.js'
 import { selectSeries, type Series } from './series.js'
 import { shellQuote } from './shell-quote.js'
+import { withoutPassword } from './without-password.js'
 import { openSink, type Sink } from './sinks/index.js'
 import { UsageError } from '../usage-error.js'
 
@@ -111,6 +112,8 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
     : plainReporter(context))
   const totals: RunTotals = { series: 0, candles: 0, pages: 0 }
   const coverage: SeriesCoverage[] = []
+  // A postgres:// --out may hold a password: no message repeats it.
+  const shownOut = withoutPassword(args.out)
   let catalog: PairCoverage[] | undefined
   let sink: Sink | undefined
   const started = performance.now()
@@ -121,20 +124,20 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
     const planned: Series[] = selectSeries(args, catalog)
     // With --resample the output holds the series at the target interval.
     const stored = args.resample === undefined ? planned : planned.map((s) => ({ ...s, interval: args.resample! }))
-    sink = await openSink(args.out, args.format, args.kind, stored, io.stdout, (text) => reporter.note(text))
+    sink = await openSink(args.out, args.format, args.kind, stored, io.stdout, { pgSchema: args.pgSchema, env: io.env, note: (text) => reporter.note(text) })
     await exportAll(client, planned, args, sink, reporter, controller.signal, totals, coverage)
     await sink.close()
     sink = undefined
     reporter.stop()
     if (args.report !== undefined) writeCoverageReport(args.report, coverage)
-    if (!args.quiet) say(summary(totals, meter, started, args.out))
+    if (!args.quiet) say(summary(totals, meter, started, shownOut))
     return 0
   } catch (error) {
     reporter.stop()
     try {
       await sink?.close()
     } catch (closeError) {
-      say(`market-candles export: closing ${args.out} failed: ${(closeError as Error).message}`)
+      say(`market-candles export: closing ${shownOut} failed: ${(closeError as Error).message}`)
     }
     // The report of an interrupted or failed run says how far each series got (complete: false).
     if (args.report !== undefined && coverage.length > 0) {
@@ -148,11 +151,11 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
     if (aborted || controller.signal.aborted) {
       say(`\nInterrupted after ${totals.candles} candles in ${totals.pages} pages; every page written is complete.`)
       if (args.out === '-') say('Output went to stdout: to resume later, export to a file (--out FILE).')
-      else say(`Run the same command again to continue where it stopped:\n  market-candles export ${shellQuote(argv)}`)
+      else say(`Run the same command again to continue where it stopped:\n  market-candles export ${shellQuote(argv.map(withoutPassword))}`)
       return 130
     }
     say(`market-candles export: ${error instanceof ExportError ? error.message : describeFailure(error, { baseUrl, catalog, keySource })}`)
-    if (totals.candles > 0) say(keptNote(args.out, totals.candles))
+    if (totals.candles > 0) say(keptNote(shownOut, totals.candles))
     return 1
   } finally {
     stopListening()

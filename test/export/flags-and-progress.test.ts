@@ -54,7 +54,7 @@ describe('market-candles export: bad flags print the usage and exit 2', () => {
     [['export', '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1d', '--out', 'x.txt'], "cannot tell the format of 'x.txt'"],
     [['export', '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1d', '--out', '-'], '--out - (stdout) needs --format csv or --format jsonl'],
     [['export', '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1d', '--out', '-', '--format', 'sqlite'], 'SQLite cannot be written to stdout'],
-    [[...OK, '--format', 'xlsx'], "--format must be sqlite, csv, jsonl or parquet, got 'xlsx'"],
+    [[...OK, '--format', 'xlsx'], "--format must be sqlite, csv, jsonl, parquet or postgres, got 'xlsx'"],
     [[...OK, '--mock', '--base-url', 'http://127.0.0.1:1'], '--mock and --base-url exclude each other'],
     [[...OK, '--progress-interval', '0'], '--progress-interval must be a number of seconds'],
     [[...OK, '--pair', 'BTC/USD'], '--pair BTC/USD is given twice'],
