@@ -1,4 +1,6 @@
-import { abortable, sleep } from '../internal/abort.js'
+import { abortable } from '../internal/abort.js'
+import { MemorySlotStore } from './memory-slot-store.js'
+import { blockingSlot, windowDelay, type WindowSlot } from './slot-window.js'
 
 /** Options of {@link RateLimiter}. */
 export interface RateLimiterOptions {
@@ -29,14 +31,11 @@ export interface SlotAnswer {
  */
 export type ReleaseSlot = (answer?: SlotAnswer) => void
 
-interface Slot {
-  readonly sent: number
-  /** First requests after start or an idle spell travel on new connections: their delay is unknown. */
-  readonly cold: boolean
+/** A slot of the shared window policy (its `cold`: first requests after start or an idle spell travel on new connections, their delay unknown), with what the header learning keeps of it. */
+interface Slot extends WindowSlot {
   /** Sent while the limiter was still learning whether the account is shared. */
   /** Its place among the probe's requests (0, 1, ...), or -1 when sent after the probe. */
   readonly probe: number
-  completed?: number
   /** Answered 429: the service did not count it. */
   limited?: boolean
   readonly finished: Promise<void>
@@ -65,16 +64,18 @@ function header(headers: Headers | Record<string, string>, name: string): number
 }
 
 /**
- * The client-side limit of one account: at most `perSecond` requests reach the service in any
- * one-second window, the sliding window the service counts with (contract: rate-limit). Share one
- * limiter between the clients of one account (e.g. clients with different keys of that account).
+ * The client-side limit of one account in one process: at most `perSecond` requests reach the
+ * service in any one-second window, the sliding window the service counts with (contract:
+ * rate-limit). Share one limiter between the clients of one account (e.g. clients with different
+ * keys of that account); across processes, share one through Redis (`market-candles/redis`).
  *
  * The service counts a request when it arrives, which the client cannot see; it only knows when the
  * request left and when its answer came back. A slot is therefore held until one second after the
  * request's latest plausible arrival: its completion time less the smallest round trip seen so far
  * (a request cannot have arrived later than that, unless its outbound trip was slower than the
  * fastest one). The first window after start or an idle spell counts from completion, because new
- * connections make outbound trips slow and unequal. A plain token bucket would not do: holding
+ * connections make outbound trips slow and unequal. (This window policy is the one the Redis
+ * limiter uses too; here its slots are kept in memory.) A plain token bucket would not do: holding
  * `perSecond` tokens, it lets a full burst through and refills, so up to twice `perSecond`
  * requests land in one sliding second.
  *
@@ -105,14 +106,12 @@ export class RateLimiter {
   #windowMs: number
   readonly #now: () => number
   readonly #random: () => number
-  /** The last `perSecond` slots, oldest first. */
-  readonly #slots: Slot[] = []
-  #minRoundTrip = Infinity
+  /** The last `perSecond` slots, oldest first, the smallest round trip and the pause. */
+  readonly #store: MemorySlotStore<Slot>
   /** The latest warm round trips, for the adaptive margin; undefined when the margin is fixed. */
   readonly #roundTrips: number[] | undefined
   #warm = 0
   #lastSent = -Infinity
-  #pausedUntil = 0
   #queue: Promise<void> = Promise.resolve()
   /** Callers waiting for a slot. */
   #queued = 0
@@ -135,6 +134,7 @@ export class RateLimiter {
     if (!Number.isInteger(perSecond) || perSecond < 1) throw new RangeError(`perSecond must be a positive integer, got ${perSecond}`)
     if (!Number.isFinite(margin) || margin < 0) throw new RangeError(`marginMs must be a non-negative number, got ${margin}`)
     this.perSecond = perSecond
+    this.#store = new MemorySlotStore(perSecond)
     this.#windowMs = 1000 + margin
     this.#roundTrips = options.marginMs === undefined ? [] : undefined
     this.#now = options.now ?? (() => performance.now())
@@ -196,16 +196,9 @@ export class RateLimiter {
     if (grew) this.#wakeWaiters()
   }
 
-  // When a finished slot may be reused; undefined while its request is still in flight.
-  #freeAt(slot: Slot): number | undefined {
-    if (slot.completed === undefined) return undefined
-    const arrival = slot.cold ? slot.completed : Math.max(slot.sent, slot.completed - this.#minRoundTrip)
-    return arrival + this.windowMs
-  }
-
   /** The slot the next request must wait for, if the window is full. */
   #blocking(): Slot | undefined {
-    return this.#slots.length < this.#share ? undefined : this.#slots[this.#slots.length - this.#share]
+    return blockingSlot(this.#store.slots, this.#share)
   }
 
   /**
@@ -213,13 +206,11 @@ export class RateLimiter {
    * waits for a request in flight to come back.
    */
   delay(): number {
-    const now = this.#now()
-    const slot = this.#blocking()
-    const freeAt = slot === undefined ? now : this.#freeAt(slot)
-    if (freeAt === undefined) return Infinity
+    const wait = windowDelay(this.#store, this.#share, this.windowMs, this.#now())
+    if (wait === Infinity) return Infinity
     const probe = this.#probe
     if (probe && probe.size > 1 && probe.sent === probe.size - 1 && probe.answered === 0) return Infinity
-    return Math.max(0, freeAt - now, this.#pausedUntil - now)
+    return wait
   }
 
   /**
@@ -262,13 +253,12 @@ export class RateLimiter {
     const probe = this.#probe ? this.#probe.sent++ : -1
     if (this.#probe) this.#probe.pending++
     const slot: Slot = { sent, cold: this.#warm++ < this.perSecond, probe, finished, finish }
-    this.#slots.push(slot)
-    if (this.#slots.length > this.perSecond) this.#slots.shift()
+    this.#store.push(slot)
     return (answer) => {
       if (slot.completed !== undefined) return
-      slot.completed = this.#now()
-      this.#minRoundTrip = Math.min(this.#minRoundTrip, slot.completed - slot.sent)
-      if (!slot.cold) this.#sampleRoundTrip(slot.completed - slot.sent)
+      const completed = this.#now()
+      this.#store.complete(slot, completed, completed - slot.sent)
+      if (!slot.cold) this.#sampleRoundTrip(completed - slot.sent)
       if (answer) this.#learn(slot, answer)
       if (slot.probe >= 0 && this.#probe) this.#endProbeSlot()
       slot.finish()
@@ -289,7 +279,7 @@ export class RateLimiter {
       // the share of the window's start: one full window must not starve this limiter.
       const first = now - this.#cut.at > this.windowMs
       if (first) this.#cut = { at: now, floor: Math.max(1, Math.floor(this.#share / 2)) }
-      const through = this.#slots.filter((s) => s.sent > now - this.windowMs && !s.limited).length
+      const through = this.#store.slots.filter((s) => s.sent > now - this.windowMs && !s.limited).length
       const wanted = Math.min(first ? this.#share - 1 : this.#share, through)
       // Even refused at one request per window, the limiter keeps to one per window: a refusal there
       // mostly means another limiter holds more than its part, and waiting longer (one request per
@@ -345,7 +335,7 @@ export class RateLimiter {
     this.#probe = undefined
     this.#period = newPeriod(this.#now())
     // A 429 during the probe has set the share already; otherwise keep to what others leave.
-    if (this.#slots.some((s) => s.probe >= 0 && s.limited)) return
+    if (this.#store.slots.some((s) => s.probe >= 0 && s.limited)) return
     const own = probe.last + 1
     const others = probe.lastRemaining === undefined ? 0 : Math.max(0, this.#limit - probe.lastRemaining - own)
     // Alone: the whole window. With others: half of the room they left, as they may take it too.
@@ -354,7 +344,7 @@ export class RateLimiter {
 
   /** Holds every request back for `ms` from now, e.g. the `Retry-After` of a 429. */
   pause(ms: number): void {
-    this.#pausedUntil = Math.max(this.#pausedUntil, this.#now() + ms)
+    this.#store.pause(this.#now() + ms)
   }
 }
 
