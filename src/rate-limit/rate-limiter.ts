@@ -1,6 +1,8 @@
 import { abortable } from '../internal/abort.js'
 import { MemorySlotStore } from './memory-slot-store.js'
+import type { ReleaseSlot, SlotAnswer, SlotLimiter } from './slot-limiter.js'
 import { blockingSlot, windowDelay, type WindowSlot } from './slot-window.js'
+import { IDLE_MS, WindowLength } from './window-length.js'
 
 /** Options of {@link RateLimiter}. */
 export interface RateLimiterOptions {
@@ -19,18 +21,6 @@ export interface RateLimiterOptions {
   random?: () => number
 }
 
-/** What the service said in answer to a request: its status and headers (the `RateLimit-*` fields, `Retry-After`). */
-export interface SlotAnswer {
-  status: number
-  headers: Headers | Record<string, string>
-}
-
-/**
- * Call when the request's response (or failure) has arrived, with the answer when there is one: the
- * limiter learns the account's state from it.
- */
-export type ReleaseSlot = (answer?: SlotAnswer) => void
-
 /** A slot of the shared window policy (its `cold`: first requests after start or an idle spell travel on new connections, their delay unknown), with what the header learning keeps of it. */
 interface Slot extends WindowSlot {
   /** Sent while the limiter was still learning whether the account is shared. */
@@ -42,11 +32,6 @@ interface Slot extends WindowSlot {
   finish(): void
 }
 
-/** The adaptive margin: round trips it is judged on, how many before it departs from the start value, its bounds. */
-const MARGIN = { samples: 32, known: 8, start: 25, min: 5, max: 100 }
-
-/** After this long without a request, connections may have closed: the next window is cold again. */
-const IDLE_MS = 4000
 
 /** Share of a 429's wait added at random, so clients that met one 429 do not all resume together. */
 const PAUSE_JITTER = 0.25
@@ -101,15 +86,13 @@ function header(headers: Headers | Record<string, string>, name: string): number
  * const a = createClient({ apiKey: keyA, rateLimit: limiter })
  * const b = createClient({ apiKey: keyB, rateLimit: limiter }) // same account: one shared limit
  */
-export class RateLimiter {
+export class RateLimiter implements SlotLimiter {
   readonly perSecond: number
-  #windowMs: number
+  readonly #window: WindowLength
   readonly #now: () => number
   readonly #random: () => number
   /** The last `perSecond` slots, oldest first, the smallest round trip and the pause. */
   readonly #store: MemorySlotStore<Slot>
-  /** The latest warm round trips, for the adaptive margin; undefined when the margin is fixed. */
-  readonly #roundTrips: number[] | undefined
   #warm = 0
   #lastSent = -Infinity
   #queue: Promise<void> = Promise.resolve()
@@ -130,13 +113,10 @@ export class RateLimiter {
 
   constructor(options: RateLimiterOptions = {}) {
     const perSecond = options.perSecond ?? 10
-    const margin = options.marginMs ?? MARGIN.start
     if (!Number.isInteger(perSecond) || perSecond < 1) throw new RangeError(`perSecond must be a positive integer, got ${perSecond}`)
-    if (!Number.isFinite(margin) || margin < 0) throw new RangeError(`marginMs must be a non-negative number, got ${margin}`)
     this.perSecond = perSecond
     this.#store = new MemorySlotStore(perSecond)
-    this.#windowMs = 1000 + margin
-    this.#roundTrips = options.marginMs === undefined ? [] : undefined
+    this.#window = new WindowLength(options.marginMs)
     this.#now = options.now ?? (() => performance.now())
     this.#random = options.random ?? Math.random
     this.#limit = perSecond
@@ -147,20 +127,7 @@ export class RateLimiter {
 
   /** The window a slot is held for, in milliseconds: one second plus the margin (see {@link RateLimiterOptions.marginMs}). */
   get windowMs(): number {
-    return this.#windowMs
-  }
-
-  // The margin covers how much later than estimated a request may reach the service: the spread of
-  // round trips bounds that (a slower outbound trip makes a slower round trip).
-  #sampleRoundTrip(ms: number): void {
-    const trips = this.#roundTrips
-    if (trips === undefined) return
-    trips.push(ms)
-    if (trips.length > MARGIN.samples) trips.shift()
-    if (trips.length < MARGIN.known) return
-    const sorted = [...trips].sort((a, b) => a - b)
-    const spread = sorted[sorted.length >> 1]! - sorted[0]!
-    this.#windowMs = 1000 + Math.min(MARGIN.max, Math.max(MARGIN.min, Math.ceil(2 * spread)))
+    return this.#window.ms
   }
 
   /** Requests this limiter currently lets through per window (at most `perSecond`), learned from the service's answers. */
@@ -258,7 +225,7 @@ export class RateLimiter {
       if (slot.completed !== undefined) return
       const completed = this.#now()
       this.#store.complete(slot, completed, completed - slot.sent)
-      if (!slot.cold) this.#sampleRoundTrip(completed - slot.sent)
+      if (!slot.cold) this.#window.sample(completed - slot.sent)
       if (answer) this.#learn(slot, answer)
       if (slot.probe >= 0 && this.#probe) this.#endProbeSlot()
       slot.finish()
