@@ -1,0 +1,73 @@
+/*
+ * The Redis side of the shared limiter: storage only, no policy. One key per account holds the
+ * window's state as JSON: v (a version, bumped by every change that can delay a request), s (the
+ * latest slots: [id, sent, cold, completed or -1, leaseUntil]), rt (the smallest round trip seen,
+ * -1 before the first) and p (no request before this time). Every script reads Redis's clock (TIME),
+ * the only clock the workers share; times are milliseconds, returned as strings (Redis would
+ * truncate a Lua number to an integer).
+ */
+
+const NOW = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000`
+
+const LOAD = `local raw = redis.call('GET', KEYS[1])
+local st
+if raw then st = cjson.decode(raw) else st = { v = 0, s = {}, rt = -1, p = 0 } end
+if type(st.s) ~= 'table' then st.s = {} end`
+
+const SAVE = (ttl: string) => `redis.call('SET', KEYS[1], cjson.encode(st), 'PX', math.floor(${ttl}))`
+
+/** Reads the state: [now, state JSON or '']. */
+export const PEEK = `${NOW}
+return { tostring(now), redis.call('GET', KEYS[1]) or '' }`
+
+/**
+ * Takes a slot if the state is still the version the caller decided on. ARGV: version, id, cold
+ * (0/1), lease ms, slots kept, ttl ms. Returns [1, now] or [0, now] (the caller looks again).
+ */
+export const TAKE = `${NOW}
+${LOAD}
+if tonumber(st.v) ~= tonumber(ARGV[1]) then return { 0, tostring(now) } end
+table.insert(st.s, { ARGV[2], now, tonumber(ARGV[3]), -1, now + tonumber(ARGV[4]) })
+while #st.s > tonumber(ARGV[5]) do table.remove(st.s, 1) end
+st.v = st.v + 1
+${SAVE('tonumber(ARGV[6])')}
+return { 1, tostring(now) }`
+
+/** Marks a slot answered now. ARGV: id, round trip ms, ttl ms. */
+export const COMPLETE = `${NOW}
+${LOAD}
+for _, slot in ipairs(st.s) do
+  if slot[1] == ARGV[1] and tonumber(slot[4]) < 0 then slot[4] = now end
+end
+local rt = tonumber(ARGV[2])
+-- A smaller round trip moves every slot's plausible arrival later: a change that can delay.
+if tonumber(st.rt) < 0 or rt < tonumber(st.rt) then
+  st.rt = rt
+  st.v = st.v + 1
+end
+${SAVE('tonumber(ARGV[3])')}
+return tostring(now)`
+
+/** Holds every request of the account back for ARGV[1] ms from now. ARGV: ms, ttl ms. */
+export const PAUSE = `${NOW}
+${LOAD}
+local untilMs = now + tonumber(ARGV[1])
+if untilMs > tonumber(st.p) then
+  st.p = untilMs
+  st.v = st.v + 1
+end
+${SAVE('math.max(tonumber(ARGV[2]), tonumber(ARGV[1]) + 2000)')}
+return tostring(now)`
+
+/** Extends the lease of slots still in flight. ARGV: lease ms, ttl ms, ids... */
+export const RENEW = `${NOW}
+${LOAD}
+local ids = {}
+for i = 3, #ARGV do ids[ARGV[i]] = true end
+for _, slot in ipairs(st.s) do
+  if ids[slot[1]] and tonumber(slot[4]) < 0 then slot[5] = now + tonumber(ARGV[1]) end
+end
+st.v = st.v + 1
+${SAVE('tonumber(ARGV[2])')}
+return tostring(now)`
