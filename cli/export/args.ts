@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util'
 import { parseFlagTime } from './dates.js'
 import { UsageError } from '../usage-error.js'
+import { checkRedisUrl, REDIS_ACCOUNT_ENV, REDIS_URL_ENV } from './redis-limit.js'
+import { parseShard, type Shard } from './shard.js'
 
 /** Output formats; the file extension or `--format` picks one. */
 export type ExportFormat = 'sqlite' | 'csv' | 'jsonl'
@@ -29,6 +31,10 @@ export interface ExportArgs {
   progressInterval: number
   /** Candle requests per second the client allows itself; false for no client-side limit. */
   rateLimit: number | false
+  /** `--redis URL`: the rate limit shared with other export processes (else MARKET_CANDLES_REDIS_URL). */
+  redis: string | undefined
+  /** `--shard I/N`: this process's fixed share of the series. */
+  shard: Shard | undefined
   help: boolean
 }
 
@@ -62,6 +68,13 @@ Service:
   --mock                 run against the embedded reference service with a demo key
   --rate-limit N|off     candle requests per second to stay under (default 10, the service's limit);
                          off only for a service without a limit (serve --no-rate-limit)
+
+Several processes, one account (docs/workers.md):
+  --redis URL            share the rate limit with every export process using the same Redis
+                         (redis://:PASSWORD@host:6379; default: ${REDIS_URL_ENV}); needs ioredis.
+                         Processes with different keys of one account set ${REDIS_ACCOUNT_ENV}
+  --shard I/N            export only the I-th of N fixed shares of the series (--pair, --all-pairs):
+                         N processes, each with its own --out, export the whole set together
 
 Output:
   --quiet                no progress
@@ -127,6 +140,8 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
         quiet: { type: 'boolean', short: 'q', default: false },
         'progress-interval': { type: 'string' },
         'rate-limit': { type: 'string' },
+        redis: { type: 'string' },
+        shard: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     })
@@ -142,7 +157,7 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
     help: v.help,
   }
   if (v.help) {
-    return { ...base, kind: 'exchange', exchange: undefined, method: undefined, pairs: [], allPairs: false, interval: '', start: undefined, end: undefined, out: '', format: 'csv', progressInterval: 5, rateLimit: 10 }
+    return { ...base, kind: 'exchange', exchange: undefined, method: undefined, pairs: [], allPairs: false, interval: '', start: undefined, end: undefined, out: '', format: 'csv', progressInterval: 5, rateLimit: 10, redis: undefined, shard: undefined }
   }
   const nonEmpty = (name: string, value: string | undefined) => {
     if (value !== undefined && value.trim() === '') throw new UsageError(`--${name} cannot be empty`)
@@ -197,5 +212,10 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
     else if (/^\d+(\.\d+)?$/.test(rate) && Number(rate) > 0 && Number(rate) <= 1000) rateLimit = Number(rate)
     else throw new UsageError(`--rate-limit must be requests per second (up to 1000) or off, got '${rate}'`)
   }
-  return { ...base, kind, exchange, method, pairs, allPairs: v['all-pairs'], interval, start, end, out, format, progressInterval, rateLimit }
+  const redis = nonEmpty('redis', v.redis)
+  if (redis !== undefined) checkRedisUrl(redis, '--redis')
+  if (redis !== undefined && rateLimit === false) throw new UsageError('--redis shares a rate limit: it cannot go with --rate-limit off')
+  if (redis !== undefined && !Number.isInteger(rateLimit)) throw new UsageError(`--rate-limit must be a whole number of requests per second with --redis, got '${rate}'`)
+  const shard = v.shard === undefined ? undefined : parseShard(v.shard)
+  return { ...base, kind, exchange, method, pairs, allPairs: v['all-pairs'], interval, start, end, out, format, progressInterval, rateLimit, redis, shard }
 }

@@ -215,6 +215,9 @@ export class RedisRateLimiter implements SlotLimiter {
     } catch (error) {
       if (error instanceof RedisLimiterError || (error instanceof Error && error.name === 'APIUserAbortError')) throw error
       const message = scrub(error instanceof Error ? error.message : String(error), this.#secrets)
+      // A refused password shows as a lost connection on the command: say what the connection met.
+      const last = this.#lastRedisError
+      if (last !== undefined && CREDENTIALS.test(last)) throw new RedisLimiterError(`${this.#what()}: ${describe(last)}`)
       throw new RedisLimiterError(`${this.#what()}: ${describe(message, this.#timeoutMs)}${this.#lastErrorNote()}`)
     } finally {
       clearTimeout(timer)
@@ -244,8 +247,10 @@ export class RedisRateLimiter implements SlotLimiter {
 }
 
 // What a Redis client's message means to someone running workers.
+const CREDENTIALS = /WRONGPASS|NOAUTH|invalid password|invalid username-password/i
+
 function describe(message: string, timeoutMs?: number): string {
-  if (/WRONGPASS|NOAUTH|invalid password|invalid username-password/i.test(message)) return `Redis refused the credentials (${message})`
+  if (CREDENTIALS.test(message)) return `Redis refused the credentials (${message})`
   if (/ECONNREFUSED/.test(message)) return `nothing listens there (${message})`
   if (/max retries per request|Connection is closed|ECONNRESET|EPIPE/i.test(message)) return `the connection to Redis is lost (${message})`
   if (/Command timed out/i.test(message)) return `Redis did not answer within ${timeoutMs} ms (${message})`
