@@ -121,6 +121,8 @@ export class RedisRateLimiter implements SlotLimiter {
     if (this.#closed) throw new RedisLimiterError(`${this.#what()}: the limiter is closed`)
     if (this.#fallback && performance.now() < this.#retryRedisAt) return this.#fallback.acquire(signal)
     try {
+      // The fallback's requests of the last second are not in Redis: hold every worker back one window first.
+      if (this.#fallback) await this.#call(this.#store.pause(this.windowMs), signal)
       const release = await this.#acquireFromRedis(signal)
       if (this.#fallback) {
         this.#fallback = undefined
