@@ -1,4 +1,5 @@
 import { abortable } from '../internal/abort.js'
+import { answerHeader as header } from './answer-header.js'
 import { MemorySlotStore } from './memory-slot-store.js'
 import type { ReleaseSlot, SlotAnswer, SlotLimiter } from './slot-limiter.js'
 import { blockingSlot, windowDelay, type WindowSlot } from './slot-window.js'
@@ -32,20 +33,12 @@ interface Slot extends WindowSlot {
   finish(): void
 }
 
-
 /** Share of a 429's wait added at random, so clients that met one 429 do not all resume together. */
 const PAUSE_JITTER = 0.25
 
 /** A window of answers the share is judged on: the least room seen, how many answers, whether any was a 429. */
 function newPeriod(start: number) {
   return { start, remainingMin: Infinity, answers: 0, limited: false }
-}
-
-function header(headers: Headers | Record<string, string>, name: string): number | undefined {
-  const raw = headers instanceof Headers ? headers.get(name) : (headers[name] ?? headers[name.toLowerCase()])
-  if (raw === null || raw === undefined || raw.trim() === '') return undefined
-  const value = Number(raw)
-  return Number.isFinite(value) && value >= 0 ? value : undefined
 }
 
 /**

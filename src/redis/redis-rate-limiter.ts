@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto'
+import { answerHeader as header } from '../rate-limit/answer-header.js'
 import { Redis } from 'ioredis'
 import { abortable, sleep, throwIfAborted } from '../internal/abort.js'
 import { checkKnownKeys } from '../internal/known-keys.js'
 import { RateLimiter } from '../rate-limit/rate-limiter.js'
-import type { ReleaseSlot, SlotAnswer, SlotLimiter } from '../rate-limit/slot-limiter.js'
+import type { ReleaseSlot, SlotLimiter } from '../rate-limit/slot-limiter.js'
 import { windowDelay } from '../rate-limit/slot-window.js'
 import { IDLE_MS, WindowLength } from '../rate-limit/window-length.js'
 import { RedisLimiterError } from './redis-limiter-error.js'
@@ -19,13 +20,6 @@ const RENEW_MS = 1000
 const POLL_MS = 20
 /** After falling back, try Redis again this long later. */
 const RETRY_REDIS_MS = 5000
-
-function header(headers: SlotAnswer['headers'], name: string): number | undefined {
-  const raw = headers instanceof Headers ? headers.get(name) : (headers[name] ?? headers[name.toLowerCase()])
-  if (raw === null || raw === undefined || raw.trim() === '') return undefined
-  const value = Number(raw)
-  return Number.isFinite(value) && value >= 0 ? value : undefined
-}
 
 /**
  * A rate limiter whose window lives in Redis, shared by every process (on any machine) of one
