@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startMockServer, type RunningMockServer } from '../../mocks/server/index.js'
 import { shardOfPair } from '../../cli/export/shard.js'
+import { redactRedisArgs } from '../../cli/export/redis-limit.js'
 import { hasRedis, REDIS_SKIP_NOTE, startRedis, type RedisServer } from '../support/redis-server.js'
 import { csvFile } from './read-output.js'
 import { runCli } from './run-cli.js'
@@ -44,6 +45,23 @@ describe('market-candles export --shard and --redis: bad values print the usage 
     expect(r.code).toBe(2)
     expect(r.stderr).toContain(message)
     expect(r.stderr + r.stdout).not.toContain(PASSWORD)
+  })
+})
+
+describe('the Redis password is never printed', () => {
+  test('the command line an interrupted export prints to resume holds the Redis URL with its password as ***', () => {
+    const argv = ['--exchange', 'bitstamp', '--redis', `redis://:${PASSWORD}@h:6379/2`, `--redis=redis://user:${PASSWORD}@h:1`]
+    const shown = redactRedisArgs(argv).join(' ')
+    expect(shown).not.toContain(PASSWORD)
+    expect(shown).toContain('--redis redis://:***@h:6379/2')
+    expect(shown).toContain('--redis=redis://user:***@h:1')
+  })
+
+  test('--help shows a placeholder only', async () => {
+    const r = await runCli(['export', '--help'], env)
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain('--redis URL')
+    expect(r.stdout).toContain('redis://:PASSWORD@host:6379')
   })
 })
 
