@@ -144,26 +144,29 @@ export class RedisRateLimiter implements SlotLimiter {
         continue
       }
       const wait = windowDelay(snapshot, this.perSecond, this.windowMs, snapshot.now)
-      if (wait > 0) {
-        await sleep(wait === Infinity ? POLL_MS : wait, signal)
+      if (wait === Infinity) {
+        await sleep(POLL_MS, signal)
         continue
       }
+      // After the wait, take against the state as read: if nothing that could delay a request
+      // changed meanwhile (same version), the decision holds, and one round trip is saved.
+      if (wait > 0) await sleep(wait, signal)
       const id = randomUUID()
       const localNow = performance.now()
       // Connections of this process are cold after start or an idle spell (as in RateLimiter).
       if (localNow - this.#lastLocalTake > IDLE_MS) this.#warm = 0
       const cold = this.#warm < this.perSecond
-      const sent = await this.#call(this.#store.take(snapshot.version, id, cold, LEASE_MS, this.perSecond), signal)
+      const sent = await this.#call(this.#store.take(snapshot.version, snapshot.now + wait, id, cold, LEASE_MS, this.perSecond), signal)
       if (sent === undefined) continue
       this.#warm++
       this.#lastLocalTake = localNow
       this.#lastTaken = sent
       this.#sawState = true
-      return this.#holding(id, cold)
+      return this.#holding(id, cold, sent)
     }
   }
 
-  #holding(id: string, cold: boolean): ReleaseSlot {
+  #holding(id: string, cold: boolean, sent: number): ReleaseSlot {
     const started = performance.now()
     this.#inFlight.add(id)
     this.#renewTimer ??= setInterval(() => this.#renew(), RENEW_MS).unref()
@@ -176,7 +179,7 @@ export class RedisRateLimiter implements SlotLimiter {
       this.#inFlight.delete(id)
       if (this.#inFlight.size === 0) this.#stopRenewing()
       // The answer is already in: a failing Redis here only means the slot's lease lapses on its own.
-      this.#background(this.#store.complete(id, roundTrip))
+      this.#background(this.#store.complete(id, roundTrip, sent + roundTrip))
       if (answer?.status === 429) {
         const seconds = header(answer.headers, 'retry-after') ?? header(answer.headers, 'ratelimit-reset')
         this.#background(this.#store.pause(seconds !== undefined ? seconds * 1000 : this.windowMs))

@@ -22,23 +22,28 @@ export const PEEK = `${NOW}
 return { tostring(now), redis.call('GET', KEYS[1]) or '' }`
 
 /**
- * Takes a slot if the state is still the version the caller decided on. ARGV: version, id, cold
- * (0/1), lease ms, slots kept, ttl ms. Returns [1, now] or [0, now] (the caller looks again).
+ * Takes a slot if the state is still the version the caller decided on and Redis's clock has
+ * reached the time it decided the slot frees. ARGV: version, id, cold (0/1), lease ms, slots kept,
+ * ttl ms, not before (ms). Returns [1, now] or [0, now] (the caller looks again).
  */
 export const TAKE = `${NOW}
 ${LOAD}
-if tonumber(st.v) ~= tonumber(ARGV[1]) then return { 0, tostring(now) } end
+if tonumber(st.v) ~= tonumber(ARGV[1]) or now < tonumber(ARGV[7]) then return { 0, tostring(now) } end
 table.insert(st.s, { ARGV[2], now, tonumber(ARGV[3]), -1, now + tonumber(ARGV[4]) })
 while #st.s > tonumber(ARGV[5]) do table.remove(st.s, 1) end
 st.v = st.v + 1
 ${SAVE('tonumber(ARGV[6])')}
 return { 1, tostring(now) }`
 
-/** Marks a slot answered now. ARGV: id, round trip ms, ttl ms. */
+/**
+ * Marks a slot answered at ARGV[4] (its send time on Redis's clock plus the round trip the worker
+ * measured: a busy worker's late call does not make it later), never later than now. ARGV: id,
+ * round trip ms, ttl ms, answered at (ms).
+ */
 export const COMPLETE = `${NOW}
 ${LOAD}
 for _, slot in ipairs(st.s) do
-  if slot[1] == ARGV[1] and tonumber(slot[4]) < 0 then slot[4] = now end
+  if slot[1] == ARGV[1] and tonumber(slot[4]) < 0 then slot[4] = math.min(now, tonumber(ARGV[4])) end
 end
 local rt = tonumber(ARGV[2])
 -- A smaller round trip moves every slot's plausible arrival later: a change that can delay.

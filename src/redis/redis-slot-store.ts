@@ -56,14 +56,18 @@ export class RedisSlotStore {
     return parseState(Number(now), raw)
   }
 
-  /** Takes a slot if the state is still at `version`; resolves when it was taken (Redis time), or undefined. */
-  async take(version: number, id: string, cold: boolean, leaseMs: number, keep: number): Promise<number | undefined> {
-    const [ok, now] = (await this.#run(SCRIPTS.take, [version, id, cold ? 1 : 0, leaseMs, keep, TTL_MS])) as [number, string]
+  /**
+   * Takes a slot if the state is still at `version` and Redis's clock has reached `notBefore`;
+   * resolves when it was taken (Redis time), or undefined.
+   */
+  async take(version: number, notBefore: number, id: string, cold: boolean, leaseMs: number, keep: number): Promise<number | undefined> {
+    const [ok, now] = (await this.#run(SCRIPTS.take, [version, id, cold ? 1 : 0, leaseMs, keep, TTL_MS, notBefore])) as [number, string]
     return ok === 1 ? Number(now) : undefined
   }
 
-  async complete(id: string, roundTripMs: number): Promise<void> {
-    await this.#run(SCRIPTS.complete, [id, roundTripMs, TTL_MS])
+  /** Marks a slot answered at `at` (Redis's clock), after a round trip of `roundTripMs`. */
+  async complete(id: string, roundTripMs: number, at: number): Promise<void> {
+    await this.#run(SCRIPTS.complete, [id, roundTripMs, TTL_MS, at])
   }
 
   async pause(ms: number): Promise<void> {
