@@ -3,12 +3,13 @@
  * `serve --latency 50` and `--latency 250` (10 counted requests/s per account, sliding window):
  * the Redis limiter (market-candles/redis, one real redis-server) side by side with the
  * header-learning limiter (each worker its own RateLimiter), for 1, 2, 4 and 8 workers, in one run.
- * Each configuration walks REQUESTS pages of 1m candles in all, split between its workers; its
- * rate is 200s per second from the first request sent to the last answer, its spread the lowest and
- * highest rate over SLICE_MS slices of the run. Then the limiter's own cost per request: CPU and
- * Redis round trips, without waiting (100 accounts of 10 slots each, on one connection).
+ * Each configuration walks REQUESTS pages of 1m candles in all, split between its workers (SDK
+ * defaults: 8 windows in flight per worker); its rate is 200s per second from the first request
+ * sent to the last answer, its spread the lowest and highest rate over blocks of BLOCK answers. The
+ * worker processes start once and serve every row (start-up is not measured). Then the limiter's
+ * own cost per request: CPU and Redis round trips, without waiting (100 accounts of 10 slots each).
  */
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { RateLimiter } from '../src/index.js'
 import { createRedisRateLimiter } from '../src/redis/index.js'
@@ -26,7 +27,8 @@ const LIMITERS = ['redis', 'header'] as const
 /** Candle requests per configuration, split between its workers: 4 counts x 150 = 600 per limiter and latency. */
 const REQUESTS = 152
 const PAGE = 100
-const SLICE_MS = 3000
+/** 200s per block of the spread: five blocks per row. */
+const BLOCK = 30
 const RATE_TARGET = 9.5
 const KEYS = ['demo-enterprise-key', 'demo-enterprise-key-2']
 const START_MS = Date.UTC(2021, 0, 1)
@@ -80,55 +82,68 @@ export interface RedisWorkers {
   pass: boolean
 }
 
-function startWorker(config: object): { ready: Promise<void>; go(): void; result: Promise<ChildResult> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify(config)], { stdio: ['pipe', 'pipe', 'pipe'] })
+/** A worker process, reused for every row: one run per JSON line, one `result` line back. */
+interface Worker {
+  run(config: object): Promise<ChildResult>
+  stop(): void
+}
+
+async function startWorker(redisUrl: string): Promise<Worker> {
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, ['--import', 'tsx', CHILD], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, REDIS_URL: redisUrl } })
   const kill = () => child.kill('SIGKILL')
   process.on('exit', kill)
   let err = ''
   child.stderr.setEncoding('utf8').on('data', (s: string) => err.length < 4000 && (err += s))
-  const lines = createInterface({ input: child.stdout })
+  let waiting: { resolve(line: string): void; reject(error: Error): void } | undefined
   let onReady!: () => void
   const ready = new Promise<void>((r) => (onReady = r))
-  let line = ''
-  lines.on('line', (l) => (l === 'ready' ? onReady() : l.startsWith('result ') ? (line = l) : undefined))
-  const result = new Promise<ChildResult>((resolve, reject) => {
-    const timer = setTimeout(() => (kill(), reject(new Error(`${CHILD}: no result within 120 s`))), 120_000)
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      process.off('exit', kill)
-      if (code !== 0 || line === '') reject(new Error(`${CHILD} exited (${code})\n${err}`))
-      else resolve(JSON.parse(line.slice('result '.length)) as ChildResult)
-    })
+  createInterface({ input: child.stdout }).on('line', (l) => {
+    if (l === 'ready') onReady()
+    else if (l.startsWith('result ')) waiting?.resolve(l.slice('result '.length))
   })
-  return { ready, go: () => child.stdin.write('go\n'), result }
+  child.once('exit', (code) => waiting?.reject(new Error(`${CHILD} exited (${code})\n${err}`)))
+  await ready
+  return {
+    run: (config) =>
+      new Promise<ChildResult>((resolve, reject) => {
+        const timer = setTimeout(() => (kill(), reject(new Error(`${CHILD}: no result within 120 s`))), 120_000)
+        waiting = {
+          resolve: (line) => (clearTimeout(timer), resolve(JSON.parse(line) as ChildResult)),
+          reject: (error) => (clearTimeout(timer), reject(error)),
+        }
+        child.stdin.write(`${JSON.stringify(config)}\n`)
+      }),
+    stop: () => {
+      process.off('exit', kill)
+      child.stdin.end()
+      kill()
+    },
+  }
 }
 
-async function run(latency: number, workers: number, limiter: Limiter, baseUrl: string, redis: RedisServer, account: string): Promise<WorkersRun> {
+async function run(latency: number, workers: number, limiter: Limiter, baseUrl: string, pool: readonly Worker[], account: string): Promise<WorkersRun> {
   const pages = Math.floor(REQUESTS / workers)
-  const children = Array.from({ length: workers }, (_, i) => {
-    const startMs = START_MS + i * pages * PAGE * MINUTE
-    return startWorker({
-      baseUrl,
-      apiKey: KEYS[i % KEYS.length],
-      limiter,
-      redisUrl: redis.url,
-      account,
-      start: new Date(startMs).toISOString(),
-      end: new Date(startMs + (pages * PAGE - 1) * MINUTE).toISOString(),
-      limit: PAGE,
-    })
-  })
-  // Process start-up is not measured: every worker waits for the same `go`.
-  await Promise.all(children.map((c) => c.ready))
-  for (const c of children) c.go()
-  const results = await Promise.all(children.map((c) => c.result))
+  const results = await Promise.all(
+    pool.slice(0, workers).map((worker, i) => {
+      const startMs = START_MS + i * pages * PAGE * MINUTE
+      return worker.run({
+        baseUrl,
+        apiKey: KEYS[i % KEYS.length],
+        limiter,
+        account,
+        start: new Date(startMs).toISOString(),
+        end: new Date(startMs + (pages * PAGE - 1) * MINUTE).toISOString(),
+        limit: PAGE,
+      })
+    }),
+  )
   for (const r of results) if (r.candles !== pages * PAGE) throw new Error(`a worker got ${r.candles} candles, expected ${pages * PAGE}`)
   const first = Math.min(...results.map((r) => r.firstSent))
   const last = Math.max(...results.map((r) => r.lastAnswer))
   const ok = results.reduce((n, r) => n + r.ok, 0)
-  const okAt = results.flatMap((r) => r.okAt)
+  const okAt = results.flatMap((r) => r.okAt).sort((a, b) => a - b)
   const slices: number[] = []
-  for (let t = first; t + SLICE_MS <= last; t += SLICE_MS) slices.push((okAt.filter((x) => x >= t && x < t + SLICE_MS).length * 1000) / SLICE_MS)
+  for (let k = 0; (k + 1) * BLOCK < okAt.length; k++) slices.push((BLOCK * 1000) / (okAt[(k + 1) * BLOCK]! - okAt[k * BLOCK]!))
   const requests = results.reduce((n, r) => n + r.ok + r.limited + r.other, 0)
   return {
     latency,
@@ -184,6 +199,7 @@ export async function measureRedisWorkers(): Promise<RedisWorkers> {
   if (!hasRedis) return { skipped: REDIS_SKIP_NOTE, runs: [], costs: [], pass: false }
   const redis = await startRedis({ password: 'bench-redis-password' })
   const runs: WorkersRun[] = []
+  const pool = await Promise.all(Array.from({ length: Math.max(...WORKER_COUNTS) }, () => startWorker(redis.url)))
   try {
     for (const latency of LATENCIES) {
       const server = await startChildServer(`reference server --latency ${latency}`, [CLI, 'serve', '--port', '0', '--host', '127.0.0.1', '--latency', String(latency), '--now', NOW])
@@ -191,7 +207,7 @@ export async function measureRedisWorkers(): Promise<RedisWorkers> {
         for (const workers of WORKER_COUNTS) {
           for (const limiter of LIMITERS) {
             await new Promise((r) => setTimeout(r, DRAIN_MS))
-            runs.push(await run(latency, workers, limiter, server.url, redis, `bench-${latency}-${workers}`))
+            runs.push(await run(latency, workers, limiter, server.url, pool, `bench-${latency}-${workers}`))
           }
         }
       } finally {
@@ -202,6 +218,7 @@ export async function measureRedisWorkers(): Promise<RedisWorkers> {
     const pass = runs.filter((r) => r.limiter === 'redis').every((r) => r.limited === 0 && r.other === 0 && r.low >= RATE_TARGET)
     return { runs, costs, pass }
   } finally {
+    for (const worker of pool) worker.stop()
     await redis.stop()
   }
 }
@@ -213,7 +230,7 @@ export function reportRedisWorkers(r: RedisWorkers): string[] {
   return [
     `3f. Worker processes of one account, each its own client: Redis limiter (one redis-server) vs header-learning (each its own RateLimiter),`,
     `    node ${CLI} serve --latency 50 / 250, 10 requests/s per account; ${REQUESTS} requests of ${PAGE} 1m candles per row, split between the workers;`,
-    `    rate = 200s/s from first request to last answer; spread = lowest–highest over ${SLICE_MS / 1000} s slices of the run; one run per row`,
+    `    SDK defaults (8 windows in flight per worker); rate = 200s/s from first request to last answer; spread = lowest–highest rate over blocks of ${BLOCK} answers; one run per row`,
     `    latency | workers | limiter | 200s | 429s | 200s/s (spread)       | span s | Redis trips/req | worker CPU ms/req`,
     ...r.runs.map(
       (x) =>
