@@ -165,6 +165,7 @@ async function run(latency: number, workers: number, limiter: Limiter, baseUrl: 
 async function cost(redis: RedisServer): Promise<LimiterCost[]> {
   const answer = { status: 200, headers: {} }
   const measure = async (limiter: string, limiters: Array<{ acquire(): Promise<(a?: typeof answer) => void>; roundTrips?: number }>, redisPid?: number): Promise<LimiterCost> => {
+    const tripsBefore = limiters.reduce((s, l) => s + (l.roundTrips ?? 0), 0)
     const serverCpu = redisPid === undefined ? 0 : procCpuMs(redisPid)
     const cpu = process.cpuUsage()
     const t0 = performance.now()
@@ -181,7 +182,7 @@ async function cost(redis: RedisServer): Promise<LimiterCost[]> {
       limiter,
       perRequestUs: (wall * 1000) / n,
       cpuUsPerRequest: (used.user + used.system) / n,
-      roundTripsPerRequest: limiters.reduce((s, l) => s + (l.roundTrips ?? 0), 0) / n,
+      roundTripsPerRequest: (limiters.reduce((s, l) => s + (l.roundTrips ?? 0), 0) - tripsBefore) / n,
       redisServerCpuUsPerRequest: redisPid === undefined ? 0 : ((procCpuMs(redisPid) - serverCpu) * 1000) / n,
     }
   }
@@ -189,7 +190,6 @@ async function cost(redis: RedisServer): Promise<LimiterCost[]> {
   const redisLimiters = Array.from({ length: COST_ACCOUNTS }, (_, i) => createRedisRateLimiter({ url: redis.url, account: `cost-${i}` }))
   // One warm-up request each: connections open, scripts loaded.
   for (const l of redisLimiters) (await l.acquire())(answer)
-  for (const l of redisLimiters) l.roundTrips = 0
   const viaRedis = await measure('Redis limiter', redisLimiters, redis.pid)
   await Promise.all(redisLimiters.map((l) => l.close()))
   return [inProcess, viaRedis]

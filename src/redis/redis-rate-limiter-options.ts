@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis'
+import { checkKnownKeys } from '../internal/known-keys.js'
 
 /** Options of {@link createRedisRateLimiter}: `url` or `client`, and `account`. */
 export interface RedisRateLimiterOptions {
@@ -36,11 +37,12 @@ export interface RedisRateLimiterOptions {
 }
 
 /** The options `createRedisRateLimiter` knows; any other key is refused. */
-export const REDIS_LIMITER_OPTION_KEYS = ['url', 'client', 'account', 'perSecond', 'marginMs', 'timeoutMs', 'onRedisError', 'logger', 'keyPrefix'] as const satisfies ReadonlyArray<keyof RedisRateLimiterOptions>
+const REDIS_LIMITER_OPTION_KEYS = ['url', 'client', 'account', 'perSecond', 'marginMs', 'timeoutMs', 'onRedisError', 'logger', 'keyPrefix'] as const satisfies ReadonlyArray<keyof RedisRateLimiterOptions>
 
 /** Checks the options; throws a clear error for each bad one (never echoing the URL's password). */
 export function checkRedisLimiterOptions(options: RedisRateLimiterOptions): void {
   if (options === null || typeof options !== 'object') throw new TypeError('createRedisRateLimiter options must be an object')
+  checkKnownKeys('createRedisRateLimiter', options, REDIS_LIMITER_OPTION_KEYS)
   const { url, client, account } = options
   if ((url === undefined) === (client === undefined)) throw new TypeError('createRedisRateLimiter needs exactly one of url and client')
   if (url !== undefined && (typeof url !== 'string' || !URL.canParse(url) || !/^rediss?:$/.test(new URL(url).protocol))) {

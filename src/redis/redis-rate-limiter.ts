@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto'
-import { answerHeader as header } from '../rate-limit/answer-header.js'
 import { Redis } from 'ioredis'
 import { abortable, sleep, throwIfAborted } from '../internal/abort.js'
-import { checkKnownKeys } from '../internal/known-keys.js'
+import { answerHeader as header } from '../rate-limit/answer-header.js'
 import { RateLimiter } from '../rate-limit/rate-limiter.js'
 import type { ReleaseSlot, SlotLimiter } from '../rate-limit/slot-limiter.js'
 import { windowDelay } from '../rate-limit/slot-window.js'
 import { IDLE_MS, WindowLength } from '../rate-limit/window-length.js'
 import { RedisLimiterError } from './redis-limiter-error.js'
-import { checkRedisLimiterOptions, REDIS_LIMITER_OPTION_KEYS, type RedisRateLimiterOptions } from './redis-rate-limiter-options.js'
+import { checkRedisLimiterOptions, type RedisRateLimiterOptions } from './redis-rate-limiter-options.js'
 import { RedisSlotStore } from './redis-slot-store.js'
 import { redactRedisUrl, redisUrlSecrets, scrub } from './redis-url.js'
 
@@ -55,11 +54,10 @@ export class RedisRateLimiter implements SlotLimiter {
   readonly #inFlight = new Set<string>()
   #renewTimer: ReturnType<typeof setInterval> | undefined
   #closed = false
-  /** Redis round trips made, for the bench's cost per request. */
-  roundTrips = 0
+  #roundTrips = 0
+  readonly #onRedisError = (error: Error) => (this.#lastRedisError = scrub(error.message, this.#secrets))
 
   constructor(options: RedisRateLimiterOptions) {
-    checkKnownKeys('createRedisRateLimiter', options, REDIS_LIMITER_OPTION_KEYS)
     checkRedisLimiterOptions(options)
     this.perSecond = options.perSecond ?? 10
     this.account = options.account
@@ -85,13 +83,18 @@ export class RedisRateLimiter implements SlotLimiter {
       this.#ownsClient = true
     }
     // Without a listener a Redis client prints its connection errors itself; keep the last, scrubbed, for our message.
-    this.#redis.on('error', (error: Error) => (this.#lastRedisError = scrub(error.message, this.#secrets)))
+    this.#redis.on('error', this.#onRedisError)
     this.#store = new RedisSlotStore(this.#redis, `${options.keyPrefix ?? 'market-candles:rate-limit:'}${this.account}`)
   }
 
   /** The window a slot is held for, in milliseconds. */
   get windowMs(): number {
     return this.#window.ms
+  }
+
+  /** Redis calls made so far (each one round trip): the limiter's cost, with the requests it let through. */
+  get roundTrips(): number {
+    return this.#roundTrips
   }
 
   /** Requests per window: the account's whole rate, which Redis shares between the workers. */
@@ -197,13 +200,13 @@ export class RedisRateLimiter implements SlotLimiter {
   }
 
   #background(call: Promise<void>): void {
-    this.roundTrips++
+    this.#roundTrips++
     call.catch((error: unknown) => (this.#lastRedisError = scrub(error instanceof Error ? error.message : String(error), this.#secrets)))
   }
 
   /** One Redis call, bounded by `timeoutMs` whatever the client's own settings, its failure made a clear error. */
   async #call<T>(call: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-    this.roundTrips++
+    this.#roundTrips++
     let timer: ReturnType<typeof setTimeout> | undefined
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new RedisLimiterError(`${this.#what()}: Redis did not answer within ${this.#timeoutMs} ms${this.#lastErrorNote()}`)), this.#timeoutMs)
@@ -236,6 +239,7 @@ export class RedisRateLimiter implements SlotLimiter {
     if (this.#closed) return
     this.#closed = true
     this.#stopRenewing()
+    this.#redis.off('error', this.#onRedisError)
     if (!this.#ownsClient) return
     try {
       await this.#redis.quit()

@@ -201,6 +201,7 @@ describe.skipIf(!hasRedis)(`the Redis rate limiter against a real redis-server${
 
 describe('createRedisRateLimiter refuses bad options with a clear error (no Redis needed)', () => {
   test.each([
+    [null, /createRedisRateLimiter options must be an object/],
     [{ account: 'a' }, /exactly one of url and client/],
     [{ url: 'http://:pw-zz@h:1', account: 'a' }, /redis:\/\/ or rediss:\/\//],
     [{ url: 'redis://:pw-zz@127.0.0.1:1' }, /account must be a non-empty string/],
