@@ -136,19 +136,21 @@ export class RedisRateLimiter implements SlotLimiter {
   }
 
   async #acquireFromRedis(signal: AbortSignal | undefined): Promise<ReleaseSlot> {
+    let snapshot = await this.#call(this.#store.peek(), signal)
     for (;;) {
       throwIfAborted(signal)
-      const snapshot = await this.#call(this.#store.peek(), signal)
       if (!snapshot.found && this.#sawState && snapshot.now - this.#lastTaken < this.windowMs) {
         // The state vanished while requests were recent (Redis restarted without persistence): the
         // service still counts them, so hold everyone back one window instead of opening it whole.
         this.#sawState = false
         await this.#call(this.#store.pause(this.windowMs), signal)
+        snapshot = await this.#call(this.#store.peek(), signal)
         continue
       }
       const wait = windowDelay(snapshot, this.perSecond, this.windowMs, snapshot.now)
       if (wait === Infinity) {
         await sleep(POLL_MS, signal)
+        snapshot = await this.#call(this.#store.peek(), signal)
         continue
       }
       // After the wait, take against the state as read: if nothing that could delay a request
@@ -159,17 +161,21 @@ export class RedisRateLimiter implements SlotLimiter {
       // Connections of this process are cold after start or an idle spell (as in RateLimiter).
       if (localNow - this.#lastLocalTake > IDLE_MS) this.#warm = 0
       const cold = this.#warm < this.perSecond
-      const sent = await this.#call(this.#store.take(snapshot.version, snapshot.now + wait, id, cold, LEASE_MS, this.perSecond), signal)
-      if (sent === undefined) continue
+      const taken = await this.#call(this.#store.take(snapshot.version, snapshot.now + wait, id, cold, LEASE_MS, this.perSecond), signal)
+      if ('snapshot' in taken) {
+        snapshot = taken.snapshot
+        continue
+      }
       this.#warm++
       this.#lastLocalTake = localNow
-      this.#lastTaken = sent
+      this.#lastTaken = taken.sent
       this.#sawState = true
-      return this.#holding(id, cold, sent)
+      return this.#holding(id, cold, taken.sent, localNow)
     }
   }
 
-  #holding(id: string, cold: boolean, sent: number): ReleaseSlot {
+  // `sent` is Redis's clock when the slot was taken, `asked` this process's clock just before it asked.
+  #holding(id: string, cold: boolean, sent: number, asked: number): ReleaseSlot {
     const started = performance.now()
     this.#inFlight.add(id)
     this.#renewTimer ??= setInterval(() => this.#renew(), RENEW_MS).unref()
@@ -182,7 +188,8 @@ export class RedisRateLimiter implements SlotLimiter {
       this.#inFlight.delete(id)
       if (this.#inFlight.size === 0) this.#stopRenewing()
       // The answer is already in: a failing Redis here only means the slot's lease lapses on its own.
-      this.#background(this.#store.complete(id, roundTrip, sent + roundTrip))
+      // Answered at most this long after Redis took the slot, however late this process ran: never early.
+      this.#background(this.#store.complete(id, roundTrip, sent + (performance.now() - asked)))
       if (answer?.status === 429) {
         const seconds = header(answer.headers, 'retry-after') ?? header(answer.headers, 'ratelimit-reset')
         this.#background(this.#store.pause(seconds !== undefined ? seconds * 1000 : this.windowMs))

@@ -24,11 +24,11 @@ return { tostring(now), redis.call('GET', KEYS[1]) or '' }`
 /**
  * Takes a slot if the state is still the version the caller decided on and Redis's clock has
  * reached the time it decided the slot frees. ARGV: version, id, cold (0/1), lease ms, slots kept,
- * ttl ms, not before (ms). Returns [1, now] or [0, now] (the caller looks again).
+ * ttl ms, not before (ms). Returns [1, now], or [0, now, state JSON or ''] for the caller to decide again.
  */
 export const TAKE = `${NOW}
 ${LOAD}
-if tonumber(st.v) ~= tonumber(ARGV[1]) or now < tonumber(ARGV[7]) then return { 0, tostring(now) } end
+if tonumber(st.v) ~= tonumber(ARGV[1]) or now < tonumber(ARGV[7]) then return { 0, tostring(now), raw or '' } end
 table.insert(st.s, { ARGV[2], now, tonumber(ARGV[3]), -1, now + tonumber(ARGV[4]) })
 while #st.s > tonumber(ARGV[5]) do table.remove(st.s, 1) end
 st.v = st.v + 1

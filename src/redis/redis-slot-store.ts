@@ -57,12 +57,12 @@ export class RedisSlotStore {
   }
 
   /**
-   * Takes a slot if the state is still at `version` and Redis's clock has reached `notBefore`;
-   * resolves when it was taken (Redis time), or undefined.
+   * Takes a slot if the state is still at `version` and Redis's clock has reached `notBefore`:
+   * resolves when it was taken (Redis time), or else the state as it is now, to decide again.
    */
-  async take(version: number, notBefore: number, id: string, cold: boolean, leaseMs: number, keep: number): Promise<number | undefined> {
-    const [ok, now] = (await this.#run(SCRIPTS.take, [version, id, cold ? 1 : 0, leaseMs, keep, TTL_MS, notBefore])) as [number, string]
-    return ok === 1 ? Number(now) : undefined
+  async take(version: number, notBefore: number, id: string, cold: boolean, leaseMs: number, keep: number): Promise<{ sent: number } | { snapshot: RedisSnapshot }> {
+    const [ok, now, raw] = (await this.#run(SCRIPTS.take, [version, id, cold ? 1 : 0, leaseMs, keep, TTL_MS, notBefore])) as [number, string, string?]
+    return ok === 1 ? { sent: Number(now) } : { snapshot: parseState(Number(now), raw ?? '') }
   }
 
   /** Marks a slot answered at `at` (Redis's clock), after a round trip of `roundTripMs`. */
