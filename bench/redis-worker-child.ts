@@ -47,13 +47,19 @@ async function run(config: RunConfig) {
   })
   const cpu = process.cpuUsage()
   let candles = 0
-  // SDK defaults: ordered concurrent windows (8 in flight), retries.
-  for await (const page of client.exchangeOhlcvPages({ exchange: 'bitstamp', interval: '1m', base: 'BTC', quote: 'USD', start: config.start, end: config.end, limit: config.limit })) {
-    candles += page.candles.length
+  let error: string | undefined
+  try {
+    // SDK defaults: ordered concurrent windows (8 in flight), retries.
+    for await (const page of client.exchangeOhlcvPages({ exchange: 'bitstamp', interval: '1m', base: 'BTC', quote: 'USD', start: config.start, end: config.end, limit: config.limit })) {
+      candles += page.candles.length
+    }
+  } catch (caught) {
+    // Reported in the row, not a crash: the other rows still get measured.
+    error = caught instanceof Error ? `${caught.name}: ${caught.message}` : String(caught)
   }
   const used = process.cpuUsage(cpu)
   await redis?.close()
-  return { ...counts, candles, firstSent: Math.min(...sent), lastAnswer: Math.max(...answered), okAt, redisRoundTrips: redis?.roundTrips ?? 0, cpuMs: (used.user + used.system) / 1000 }
+  return { ...counts, candles, error, firstSent: Math.min(...sent), lastAnswer: Math.max(...answered), okAt, redisRoundTrips: redis?.roundTrips ?? 0, cpuMs: (used.user + used.system) / 1000 }
 }
 
 console.log('ready')

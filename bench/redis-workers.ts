@@ -48,6 +48,7 @@ interface ChildResult {
   okAt: number[]
   redisRoundTrips: number
   cpuMs: number
+  error?: string
 }
 
 export interface WorkersRun {
@@ -65,6 +66,8 @@ export interface WorkersRun {
   /** Redis round trips and worker CPU per candle request. */
   roundTripsPerRequest: number
   cpuMsPerRequest: number
+  /** A worker's walk failed (its first error). */
+  error?: string
 }
 
 export interface LimiterCost {
@@ -137,7 +140,9 @@ async function run(latency: number, workers: number, limiter: Limiter, baseUrl: 
       })
     }),
   )
-  for (const r of results) if (r.candles !== pages * PAGE) throw new Error(`a worker got ${r.candles} candles, expected ${pages * PAGE}`)
+  const failed = results.find((r) => r.error !== undefined)
+  const short = results.find((r) => r.candles !== pages * PAGE)
+  const error = failed?.error ?? (short ? `a worker got ${short.candles} candles, expected ${pages * PAGE}` : undefined)
   const first = Math.min(...results.map((r) => r.firstSent))
   const last = Math.max(...results.map((r) => r.lastAnswer))
   const ok = results.reduce((n, r) => n + r.ok, 0)
@@ -158,6 +163,7 @@ async function run(latency: number, workers: number, limiter: Limiter, baseUrl: 
     spanS: (last - first) / 1000,
     roundTripsPerRequest: results.reduce((n, r) => n + r.redisRoundTrips, 0) / requests,
     cpuMsPerRequest: results.reduce((n, r) => n + r.cpuMs, 0) / requests,
+    ...(error !== undefined ? { error } : {}),
   }
 }
 
@@ -214,7 +220,10 @@ export async function measureRedisWorkers(): Promise<RedisWorkers> {
         for (const workers of WORKER_COUNTS) {
           for (const limiter of LIMITERS) {
             await new Promise((r) => setTimeout(r, DRAIN_MS))
-            runs.push(await run(latency, workers, limiter, server.url, pool, `bench-${latency}-${workers}`))
+            const row = await run(latency, workers, limiter, server.url, pool, `bench-${latency}-${workers}`)
+            runs.push(row)
+            // Each row as it comes: a long section's figures survive whatever happens later.
+            console.log(`    3f row: ${rowLine(row)}`)
           }
         }
       } finally {
@@ -222,12 +231,20 @@ export async function measureRedisWorkers(): Promise<RedisWorkers> {
       }
     }
     const costs = await cost(redis)
-    const pass = runs.filter((r) => r.limiter === 'redis').every((r) => r.limited === 0 && r.other === 0 && r.low >= RATE_TARGET)
+    const pass = runs.filter((r) => r.limiter === 'redis').every((r) => r.error === undefined && r.limited === 0 && r.other === 0 && r.low >= RATE_TARGET)
     return { runs, costs, pass }
   } finally {
     for (const worker of pool) worker.stop()
     await redis.stop()
   }
+}
+
+function rowLine(x: WorkersRun): string {
+  return (
+    `${String(x.latency).padStart(7)} | ${String(x.workers).padStart(7)} | ${x.limiter.padEnd(7)} | ${String(x.ok).padStart(4)} | ${String(x.limited).padStart(4)} | ${`${fmt(x.rate, 2)} (${fmt(x.low, 2)}–${fmt(x.high, 2)})`.padEnd(21)} | ${fmt(x.spanS, 1).padStart(6)} | ${fmt(x.roundTripsPerRequest, 2).padStart(15)} | ${fmt(x.cpuMsPerRequest, 2).padStart(6)}` +
+    (x.other > 0 ? ` (other statuses: ${x.other})` : '') +
+    (x.error !== undefined ? ` FAILED: ${x.error}` : '')
+  )
 }
 
 const find = (r: RedisWorkers, latency: number, workers: number, limiter: Limiter) => r.runs.find((x) => x.latency === latency && x.workers === workers && x.limiter === limiter)!
@@ -239,11 +256,7 @@ export function reportRedisWorkers(r: RedisWorkers): string[] {
     `    node ${CLI} serve --latency 50 / 250, 10 requests/s per account; ${REQUESTS} requests of ${PAGE} 1m candles per row, split between the workers;`,
     `    SDK defaults (8 windows in flight per worker); rate = 200s/s from first request to last answer; spread = lowest–highest rate over blocks of ${BLOCK} answers; one run per row`,
     `    latency | workers | limiter | 200s | 429s | 200s/s (spread)       | span s | Redis trips/req | worker CPU ms/req`,
-    ...r.runs.map(
-      (x) =>
-        `    ${String(x.latency).padStart(7)} | ${String(x.workers).padStart(7)} | ${x.limiter.padEnd(7)} | ${String(x.ok).padStart(4)} | ${String(x.limited).padStart(4)} | ${`${fmt(x.rate, 2)} (${fmt(x.low, 2)}–${fmt(x.high, 2)})`.padEnd(21)} | ${fmt(x.spanS, 1).padStart(6)} | ${fmt(x.roundTripsPerRequest, 2).padStart(15)} | ${fmt(x.cpuMsPerRequest, 2).padStart(6)}` +
-        (x.other > 0 ? ` (other statuses: ${x.other})` : ''),
-    ),
+    ...r.runs.map((x) => `    ${rowLine(x)}`),
     `    limiter cost per request, never waiting (${COST_ACCOUNTS} accounts x 10 requests):`,
     ...r.costs.map((c) => `      ${c.limiter.padEnd(22)} ${fmt(c.perRequestUs, 0).padStart(6)} µs wall, ${fmt(c.cpuUsPerRequest, 0).padStart(5)} µs CPU in the worker, ${fmt(c.roundTripsPerRequest, 2)} Redis round trips, ${fmt(c.redisServerCpuUsPerRequest, 0)} µs redis-server CPU`),
     `  ${verdict(r.pass)}`,
@@ -262,7 +275,7 @@ export function tableRedisWorkers(r: RedisWorkers): BenchRow[] {
       rows.push({
         figure: `${who}: Redis ${fmt(redis.rate, 2)} (${fmt(redis.low, 2)}–${fmt(redis.high, 2)}) req/s, ${redis.limited} x 429; header-learning ${fmt(header.rate, 2)} (${fmt(header.low, 2)}–${fmt(header.high, 2)}), ${header.limited} x 429`,
         goal: `>= ${RATE_TARGET}/s, 0 x 429`,
-        verdict: redis.limited > 0 || redis.other > 0 ? 'not met' : verdictOf(redis.low, redis.high, RATE_TARGET),
+        verdict: redis.error !== undefined || redis.limited > 0 || redis.other > 0 ? 'not met' : verdictOf(redis.low, redis.high, RATE_TARGET),
       })
     }
     const redis = find(r, latency, 1, 'redis')

@@ -21,7 +21,7 @@ export interface RedisRateLimiterOptions {
   perSecond?: number
   /** Extra milliseconds added to the one-second window against jitter; leave it out to follow the network. @default adaptive (as RateLimiter) */
   marginMs?: number
-  /** How long one Redis call may take before the limiter gives up on it (connecting included). @default 2000 */
+  /** How long one Redis call may take before the limiter gives up on it (connecting included). A loaded machine can hold a healthy Redis call back for seconds. @default 5000 */
   timeoutMs?: number
   /**
    * What a request does when Redis fails: `'error'` rejects it with a {@link RedisLimiterError};
@@ -52,7 +52,7 @@ export function checkRedisLimiterOptions(options: RedisRateLimiterOptions): void
   if (typeof account !== 'string' || account.trim() === '') throw new TypeError('account must be a non-empty string naming the account the workers share')
   const perSecond = options.perSecond ?? 10
   if (!Number.isInteger(perSecond) || perSecond < 1) throw new RangeError(`perSecond must be a positive integer, got ${perSecond}`)
-  const timeoutMs = options.timeoutMs ?? 2000
+  const timeoutMs = options.timeoutMs ?? 5000
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1) throw new RangeError(`timeoutMs must be a positive integer of milliseconds, got ${timeoutMs}`)
   if (options.onRedisError !== undefined && options.onRedisError !== 'error' && options.onRedisError !== 'fallback') {
     throw new TypeError(`onRedisError must be 'error' or 'fallback', got ${JSON.stringify(options.onRedisError)}`)

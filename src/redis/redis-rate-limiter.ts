@@ -62,7 +62,7 @@ export class RedisRateLimiter implements SlotLimiter {
     this.perSecond = options.perSecond ?? 10
     this.account = options.account
     this.#window = new WindowLength(options.marginMs)
-    this.#timeoutMs = options.timeoutMs ?? 2000
+    this.#timeoutMs = options.timeoutMs ?? 5000
     this.#fallbackMode = options.onRedisError === 'fallback'
     this.#logger = options.logger ?? console
     this.#secrets = redisUrlSecrets(options.url)
