@@ -46,6 +46,22 @@ export function blockingSlot<S extends WindowSlot>(slots: readonly S[], share: n
 }
 
 /**
+ * When each of the next `count` requests may leave (at most `share`: later ones wait for slots not
+ * taken yet), earliest first; it stops before the first that waits for a request in flight. Workers
+ * sharing a store use it to take a slot after others took some since they looked.
+ */
+export function nextFreeTimes(state: WindowState, share: number, windowMs: number, now: number, count = share): number[] {
+  const times: number[] = []
+  for (let j = 0; j < Math.min(count, share); j++) {
+    const i = state.slots.length + j - share
+    const freeAt = i < 0 ? now : slotFreeAt(state.slots[i]!, state.minRoundTrip, windowMs, now)
+    if (freeAt === undefined) break
+    times.push(Math.max(freeAt, state.pausedUntil, times.at(-1) ?? -Infinity))
+  }
+  return times
+}
+
+/**
  * Milliseconds until one more request may leave: 0 when it may leave now, `Infinity` while it waits
  * for a request in flight to come back.
  */

@@ -4,7 +4,7 @@ import { abortable, sleep, throwIfAborted } from '../internal/abort.js'
 import { answerHeader as header } from '../rate-limit/answer-header.js'
 import { RateLimiter } from '../rate-limit/rate-limiter.js'
 import type { ReleaseSlot, SlotLimiter } from '../rate-limit/slot-limiter.js'
-import { windowDelay } from '../rate-limit/slot-window.js'
+import { nextFreeTimes } from '../rate-limit/slot-window.js'
 import { IDLE_MS, WindowLength } from '../rate-limit/window-length.js'
 import { RedisLimiterError } from './redis-limiter-error.js'
 import { checkRedisLimiterOptions, type RedisRateLimiterOptions } from './redis-rate-limiter-options.js'
@@ -147,21 +147,22 @@ export class RedisRateLimiter implements SlotLimiter {
         snapshot = await this.#call(this.#store.peek(), signal)
         continue
       }
-      const wait = windowDelay(snapshot, this.perSecond, this.windowMs, snapshot.now)
-      if (wait === Infinity) {
+      // When this and the next takes may happen, by the shared policy: other workers may take
+      // slots while this one sleeps, and its take then counts on the later time (no new look needed).
+      const times = nextFreeTimes(snapshot, this.perSecond, this.windowMs, snapshot.now)
+      if (times.length === 0) {
         await sleep(POLL_MS, signal)
         snapshot = await this.#call(this.#store.peek(), signal)
         continue
       }
-      // After the wait, take against the state as read: if nothing that could delay a request
-      // changed meanwhile (same version), the decision holds, and one round trip is saved.
+      const wait = Math.max(0, times[0]! - snapshot.now)
       if (wait > 0) await sleep(wait, signal)
       const id = randomUUID()
       const localNow = performance.now()
       // Connections of this process are cold after start or an idle spell (as in RateLimiter).
       if (localNow - this.#lastLocalTake > IDLE_MS) this.#warm = 0
       const cold = this.#warm < this.perSecond
-      const taken = await this.#call(this.#store.take(snapshot.version, snapshot.now + wait, id, cold, LEASE_MS, this.perSecond), signal)
+      const taken = await this.#call(this.#store.take(snapshot, times, id, cold, LEASE_MS, this.perSecond), signal)
       if ('snapshot' in taken) {
         snapshot = taken.snapshot
         continue

@@ -1,6 +1,7 @@
 /*
  * The Redis side of the shared limiter: storage only, no policy. One key per account holds the
- * window's state as JSON: v (a version, bumped by every change that can delay a request), s (the
+ * window's state as JSON: v (a version, bumped by every change but a take that can delay a
+ * request), t (how many slots were taken), s (the
  * latest slots: [id, sent, cold, completed or -1, leaseUntil]), rt (the smallest round trip seen,
  * -1 before the first) and p (no request before this time). Every script reads Redis's clock (TIME),
  * the only clock the workers share; times are milliseconds, returned as strings (Redis would
@@ -12,8 +13,9 @@ local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000`
 
 const LOAD = `local raw = redis.call('GET', KEYS[1])
 local st
-if raw then st = cjson.decode(raw) else st = { v = 0, s = {}, rt = -1, p = 0 } end
-if type(st.s) ~= 'table' then st.s = {} end`
+if raw then st = cjson.decode(raw) else st = { v = 0, t = 0, s = {}, rt = -1, p = 0 } end
+if type(st.s) ~= 'table' then st.s = {} end
+st.t = tonumber(st.t) or 0`
 
 const SAVE = (ttl: string) => `redis.call('SET', KEYS[1], cjson.encode(st), 'PX', math.floor(${ttl}))`
 
@@ -23,16 +25,21 @@ return { tostring(now), redis.call('GET', KEYS[1]) or '' }`
 
 /**
  * Takes a slot if the state is still the version the caller decided on and Redis's clock has
- * reached the time it decided the slot frees. ARGV: version, id, cold (0/1), lease ms, slots kept,
- * ttl ms, not before (ms). Returns [1, now], or [0, now, state JSON or ''] for the caller to decide again.
+ * reached the time the caller's policy gave for the next take after those taken since it looked.
+ * ARGV: version, takes seen, id, cold (0/1), lease ms, slots kept, ttl ms, then the times of the
+ * next takes (ms), earliest first. Returns [1, now], or [0, now, state JSON or ''] to decide again.
  */
 export const TAKE = `${NOW}
 ${LOAD}
-if tonumber(st.v) ~= tonumber(ARGV[1]) or now < tonumber(ARGV[7]) then return { 0, tostring(now), raw or '' } end
-table.insert(st.s, { ARGV[2], now, tonumber(ARGV[3]), -1, now + tonumber(ARGV[4]) })
-while #st.s > tonumber(ARGV[5]) do table.remove(st.s, 1) end
-st.v = st.v + 1
-${SAVE('tonumber(ARGV[6])')}
+local since = st.t - tonumber(ARGV[2])
+local notBefore = tonumber(ARGV[8 + since])
+if tonumber(st.v) ~= tonumber(ARGV[1]) or since < 0 or notBefore == nil or now < notBefore then
+  return { 0, tostring(now), raw or '' }
+end
+table.insert(st.s, { ARGV[3], now, tonumber(ARGV[4]), -1, now + tonumber(ARGV[5]) })
+while #st.s > tonumber(ARGV[6]) do table.remove(st.s, 1) end
+st.t = st.t + 1
+${SAVE('tonumber(ARGV[7])')}
 return { 1, tostring(now) }`
 
 /**
@@ -71,8 +78,11 @@ ${LOAD}
 local ids = {}
 for i = 3, #ARGV do ids[ARGV[i]] = true end
 for _, slot in ipairs(st.s) do
-  if ids[slot[1]] and tonumber(slot[4]) < 0 then slot[5] = now + tonumber(ARGV[1]) end
+  if ids[slot[1]] and tonumber(slot[4]) < 0 then
+    -- A lapsed lease taken back can delay others (its slot was free to them): a change.
+    if tonumber(slot[5]) <= now then st.v = st.v + 1 end
+    slot[5] = now + tonumber(ARGV[1])
+  end
 end
-st.v = st.v + 1
 ${SAVE('tonumber(ARGV[2])')}
 return tostring(now)`

@@ -12,6 +12,8 @@ export interface RedisSlot extends WindowSlot {
 export interface RedisSnapshot extends WindowState<RedisSlot> {
   readonly now: number
   readonly version: number
+  /** Slots taken so far: a take moves no other slot, so a decision can allow for takes since. */
+  readonly takes: number
   /** Whether the key existed (false: never used, idle for the ttl, or lost with a Redis restart). */
   readonly found: boolean
 }
@@ -57,11 +59,12 @@ export class RedisSlotStore {
   }
 
   /**
-   * Takes a slot if the state is still at `version` and Redis's clock has reached `notBefore`:
-   * resolves when it was taken (Redis time), or else the state as it is now, to decide again.
+   * Takes a slot if the state is still at `snapshot`'s version and Redis's clock has reached
+   * `times[k]`, k the takes by others since the snapshot: resolves when it was taken (Redis
+   * time), or else the state as it is now, to decide again.
    */
-  async take(version: number, notBefore: number, id: string, cold: boolean, leaseMs: number, keep: number): Promise<{ sent: number } | { snapshot: RedisSnapshot }> {
-    const [ok, now, raw] = (await this.#run(SCRIPTS.take, [version, id, cold ? 1 : 0, leaseMs, keep, TTL_MS, notBefore])) as [number, string, string?]
+  async take(snapshot: RedisSnapshot, times: readonly number[], id: string, cold: boolean, leaseMs: number, keep: number): Promise<{ sent: number } | { snapshot: RedisSnapshot }> {
+    const [ok, now, raw] = (await this.#run(SCRIPTS.take, [snapshot.version, snapshot.takes, id, cold ? 1 : 0, leaseMs, keep, TTL_MS, ...times])) as [number, string, string?]
     return ok === 1 ? { sent: Number(now) } : { snapshot: parseState(Number(now), raw ?? '') }
   }
 
@@ -80,8 +83,8 @@ export class RedisSlotStore {
 }
 
 function parseState(now: number, raw: string): RedisSnapshot {
-  if (raw === '') return { now, version: 0, found: false, slots: [], minRoundTrip: Infinity, pausedUntil: 0 }
-  const st = JSON.parse(raw) as { v: number; s: unknown; rt: number; p: number }
+  if (raw === '') return { now, version: 0, takes: 0, found: false, slots: [], minRoundTrip: Infinity, pausedUntil: 0 }
+  const st = JSON.parse(raw) as { v: number; t?: number; s: unknown; rt: number; p: number }
   // cjson writes an empty array as {}.
   const rows = Array.isArray(st.s) ? (st.s as Array<[string, number, number, number, number]>) : []
   const slots = rows.map(([id, sent, cold, completed, leaseUntil]): RedisSlot => ({
@@ -91,5 +94,5 @@ function parseState(now: number, raw: string): RedisSnapshot {
     ...(completed >= 0 ? { completed } : {}),
     leaseUntil,
   }))
-  return { now, version: st.v, found: true, slots, minRoundTrip: st.rt < 0 ? Infinity : st.rt, pausedUntil: st.p }
+  return { now, version: st.v, takes: st.t ?? 0, found: true, slots, minRoundTrip: st.rt < 0 ? Infinity : st.rt, pausedUntil: st.p }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { slotFreeAt, windowDelay, type WindowSlot } from '../../src/rate-limit/slot-window.js'
+import { nextFreeTimes, slotFreeAt, windowDelay, type WindowSlot } from '../../src/rate-limit/slot-window.js'
 
 // The window policy both limiters share (contract: rate-limit): at most `share` requests in any window.
 describe('the shared window policy', () => {
@@ -32,5 +32,20 @@ describe('the shared window policy', () => {
     expect(windowDelay(state, 3, window, 100)).toBe(900) // the oldest: 50 - 50 + 1000
     expect(windowDelay(state, 1, window, 100)).toBe(Infinity) // the newest is in flight
     expect(windowDelay({ ...state, pausedUntil: 2500 }, 4, window, 100)).toBe(2400)
+  })
+
+  test('the next takes, for workers that take after others: each waits for the slot that blocks it then, and none waits for one in flight', () => {
+    const slots: WindowSlot[] = [
+      { sent: 0, cold: false, completed: 50 },
+      { sent: 10, cold: false, completed: 60 },
+      { sent: 20, cold: false },
+    ]
+    const state = { slots, minRoundTrip: 50, pausedUntil: 0 }
+    // share 3: the first take waits for the oldest (1000), the second for the next (1010), the third for one in flight
+    expect(nextFreeTimes(state, 3, window, 100)).toEqual([1000, 1010])
+    // share 5: two takes are free now, then the same two waits
+    expect(nextFreeTimes(state, 5, window, 100)).toEqual([100, 100, 1000, 1010])
+    expect(nextFreeTimes({ ...state, pausedUntil: 1005 }, 3, window, 100)).toEqual([1005, 1010])
+    expect(nextFreeTimes(state, 3, window, 100)[0]).toBe(100 + windowDelay(state, 3, window, 100))
   })
 })
