@@ -10,6 +10,7 @@ const define = { __MARKET_CANDLES_VERSION__: JSON.stringify(version) }
 const entry = {
   index: 'src/index.ts',
   schemas: 'src/schemas/index.ts',
+  redis: 'src/redis/index.ts',
   'mocks/index': 'mocks/index.ts',
   'mocks/msw': 'mocks/msw/index.ts',
   'mocks/node': 'mocks/node/index.ts',
@@ -47,7 +48,7 @@ export default defineConfig([
     define,
     clean: true,
     target: 'node22',
-    external: ['msw', 'msw/node', 'msw/browser'],
+    external: ['msw', 'msw/node', 'msw/browser', 'ioredis'],
     esbuildPlugins: [pureSchemaCalls],
   },
   {
@@ -58,7 +59,7 @@ export default defineConfig([
     sourcemap: true,
     define,
     target: 'node22',
-    external: ['msw', 'msw/node'],
+    external: ['msw', 'msw/node', 'ioredis'],
   },
   {
     entry: { cli: 'cli/main.ts', 'export-worker': 'cli/export/worker-entry.ts' },
@@ -66,7 +67,8 @@ export default defineConfig([
     sourcemap: true,
     define,
     target: 'node22',
-    external: ['msw', 'msw/node'],
+    // ioredis: an optional peer, loaded only for --redis.
+    external: ['msw', 'msw/node', 'ioredis'],
     // node:sqlite exists only under its node: name (there is no bare 'sqlite' builtin).
     removeNodeProtocol: false,
   },

@@ -24,6 +24,7 @@ import { formatTable, markdownTable, type BenchRow, type TableRow } from './tabl
 import { measureUncoordinatedClients, reportUncoordinatedClients, tableUncoordinatedClients } from './uncoordinated-clients.js'
 import { measureCandleWalkCpu, reportCandleWalkCpu, tableCandleWalkCpu } from './candle-walk-cpu.js'
 import { measureConformance, reportConformance } from './conformance.js'
+import { measureRedisWorkers, reportRedisWorkers, tableRedisWorkers } from './redis-workers.js'
 
 interface Section {
   id: string
@@ -51,6 +52,7 @@ const SECTIONS = [
   define('analyse', measureAnalyse, reportAnalyse, (r) => r.rows),
   define('journal', measureJournalCost, reportJournalCost, (r) => r.rows),
   define('7', measureConformance, reportConformance, (r) => r.rows),
+  define('3f', measureRedisWorkers, reportRedisWorkers, tableRedisWorkers),
 ]
 
 const args = process.argv.slice(2)

@@ -2,6 +2,7 @@
 // as a module named after that path (`market-candles/mocks/node`, not `mocks/node`).
 // The source of an export follows the layout tsup builds from (tsup.config.ts):
 //   `market-candles` -> src/index.ts, `market-candles/schemas` -> src/schemas/index.ts,
+//   `market-candles/redis` -> src/redis/index.ts,
 //   `market-candles/mocks` -> mocks/index.ts, `market-candles/mocks/X` -> mocks/X/index.ts.
 // A new export is documented without touching typedoc.json; one whose source is missing is an error.
 import { existsSync, readFileSync } from 'node:fs'
@@ -14,6 +15,7 @@ const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'))
 function sourceOf(subpath) {
   if (subpath === '.') return 'src/index.ts'
   if (subpath === './schemas') return 'src/schemas/index.ts'
+  if (subpath === './redis') return 'src/redis/index.ts'
   return `${subpath.slice(2)}/index.ts`
 }
 

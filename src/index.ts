@@ -54,7 +54,8 @@ export type { ResampleOptions, ResampledCandle, BucketFill } from './analysis/in
 
 // Client-side rate limiting, shareable between the clients of one account
 export { RateLimiter } from './rate-limit/rate-limiter.js'
-export type { RateLimiterOptions, ReleaseSlot, SlotAnswer } from './rate-limit/rate-limiter.js'
+export type { RateLimiterOptions } from './rate-limit/rate-limiter.js'
+export type { ReleaseSlot, SlotAnswer, SlotLimiter } from './rate-limit/slot-limiter.js'
 
 // Resources: their schemas and types, and guards for the values of open enums
 // (the full schema set, error bodies and known-value lists included, is `market-candles/schemas`)

@@ -44,6 +44,12 @@ describe('the SDK bundle for the browser', () => {
     expect(built.minified.includes('an ISO 8601 datetime')).toBe(true)
   })
 
+  test('the Redis limiter stays out of it: ioredis is an optional peer, imported only by market-candles/redis', () => {
+    expect(/ioredis|cjson\.encode|EVALSHA/i.test(built.minified)).toBe(false)
+    expect(pkg.peerDependenciesMeta.ioredis).toEqual({ optional: true })
+    expect(pkg.dependencies.ioredis).toBeUndefined()
+  })
+
   test('a schema an app imports still brings zod along (the pure marks drop only unused schemas)', () => {
     const withSchema = bundle(`export { createClient, exchangeCandleSchema } from '${ENTRY}'`)
     expect(/\$ZodObject/.test(withSchema.minified)).toBe(true)

@@ -4,6 +4,7 @@ import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
+import { hasRedis, REDIS_SKIP_NOTE, startRedis } from './support/redis-server.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const EXAMPLES = join(ROOT, 'examples')
@@ -43,12 +44,16 @@ const EXPECTED: Record<string, RegExp[]> = {
   ],
   'errors.ts': [/PermissionDeniedError status 403/, /InvalidParamsError \(nothing sent\).*limit/, /NotFoundError status 404/, /AuthenticationError status 401/],
   'shared-rate-limit.ts': [/burst of 30 calls over 2 clients: 30 answered 200, 0 answered 429, 0 failed/, /"acct_enterprise":30/],
+  'redis-workers.ts': [/3 worker processes, 60 calls: 60 answered 200, 0 answered 429, 0 failed/, /"acct_enterprise":60/],
   'msw-in-tests.ts': [/intercepting https?:\/\//, /usage after 1 candle call: .*"acct_pro":1/, /after an injected 503: 3 candles, 1 retry/, /usage after reset: .*"acct_pro":0/],
 }
 
+/** Examples that need a Redis server: they run with REDIS_URL set to one the test starts, or are skipped without redis-server. */
+const NEEDS_REDIS = ['redis-workers.ts']
+
 /** Runs one example on this Node with the tsx loader; kills it past the timeout. */
-async function runExample(file: string): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
-  const env = { ...process.env }
+async function runExample(file: string, extraEnv: Record<string, string> = {}): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extraEnv }
   // The examples choose their own servers; a developer's settings must not redirect them.
   delete env.MARKET_CANDLES_BASE_URL
   delete env.MARKET_CANDLES_API_KEY
@@ -74,12 +79,27 @@ describe('examples/*.ts run and exit by themselves', () => {
     for (const name of Object.keys(EXPECTED)) expect(existsSync(join(EXAMPLES, name)), `examples/${name}`).toBe(true)
   })
 
-  test.each(files)('examples/%s exits 0 and prints what it shows', async (file) => {
+  test.each(files.filter((f) => !NEEDS_REDIS.includes(f)))('examples/%s exits 0 and prints what it shows', async (file) => {
     const { code, signal, stdout, stderr } = await runExample(file)
     const context = `examples/${file}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`
     expect(signal, context).toBeNull()
     expect(code, context).toBe(0)
     expect(stdout.trim(), context).not.toBe('')
     for (const pattern of EXPECTED[file] ?? []) expect(stdout, context).toMatch(pattern)
+  }, TIMEOUT_MS)
+})
+
+describe.skipIf(!hasRedis)(`examples that need Redis, against a redis-server the test starts${hasRedis ? '' : ` (${REDIS_SKIP_NOTE})`}`, () => {
+  test.each(files.filter((f) => NEEDS_REDIS.includes(f)))('examples/%s exits 0 and prints what it shows', async (file) => {
+    const redis = await startRedis()
+    try {
+      const { code, signal, stdout, stderr } = await runExample(file, { REDIS_URL: redis.url })
+      const context = `examples/${file}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`
+      expect(signal, context).toBeNull()
+      expect(code, context).toBe(0)
+      for (const pattern of EXPECTED[file] ?? []) expect(stdout, context).toMatch(pattern)
+    } finally {
+      await redis.stop()
+    }
   }, TIMEOUT_MS)
 })

@@ -89,6 +89,7 @@ const PUBLIC_RUNTIME_EXPORTS: Record<string, readonly string[]> = {
   'market-candles/mocks/msw': ['createHandlers'],
   'market-candles/mocks/node': ['setupMockService'],
   'market-candles/mocks/server': ['answerParserErrors', 'createRequestListener', 'startMockServer'],
+  'market-candles/redis': ['RedisLimiterError', 'RedisRateLimiter', 'createRedisRateLimiter'],
 }
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))

@@ -3,6 +3,8 @@ import { parseFlagTime } from './dates.js'
 import { parseResample } from './resample-flag.js'
 import { UsageError } from '../usage-error.js'
 import { withoutPassword } from './without-password.js'
+import { checkRedisUrl, REDIS_ACCOUNT_ENV, REDIS_URL_ENV } from './redis-limit.js'
+import { parseShard, type Shard } from './shard.js'
 
 /** Output formats; the file extension or `--format` picks one. */
 export type ExportFormat = 'sqlite' | 'csv' | 'jsonl' | 'parquet' | 'postgres'
@@ -37,6 +39,10 @@ export interface ExportArgs {
   resample: string | undefined
   /** `--report`: where the per-series coverage is written as JSON. */
   report: string | undefined
+  /** `--redis URL`: the rate limit shared with other export processes (else MARKET_CANDLES_REDIS_URL). */
+  redis: string | undefined
+  /** `--shard I/N`: this process's fixed share of the series. */
+  shard: Shard | undefined
   help: boolean
 }
 
@@ -78,6 +84,13 @@ Service:
   --mock                 run against the embedded reference service with a demo key
   --rate-limit N|off     candle requests per second to stay under (default 10, the service's limit);
                          off only for a service without a limit (serve --no-rate-limit)
+
+Several processes, one account (docs/workers.md):
+  --redis URL            share the rate limit with every export process using the same Redis
+                         (redis://:PASSWORD@host:6379; default: ${REDIS_URL_ENV}); needs ioredis.
+                         Processes with different keys of one account set ${REDIS_ACCOUNT_ENV}
+  --shard I/N            export only the I-th of N fixed shares of the series (--pair, --all-pairs):
+                         N processes, each with its own --out, export the whole set together
 
 Output:
   --quiet                no progress
@@ -148,6 +161,8 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
         'rate-limit': { type: 'string' },
         resample: { type: 'string' },
         report: { type: 'string' },
+        redis: { type: 'string' },
+        shard: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     })
@@ -163,7 +178,7 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
     help: v.help,
   }
   if (v.help) {
-    return { ...base, kind: 'exchange', exchange: undefined, method: undefined, pairs: [], allPairs: false, interval: '', start: undefined, end: undefined, out: '', format: 'csv', pgSchema: undefined, progressInterval: 5, rateLimit: 10, resample: undefined, report: undefined }
+    return { ...base, kind: 'exchange', exchange: undefined, method: undefined, pairs: [], allPairs: false, interval: '', start: undefined, end: undefined, out: '', format: 'csv', pgSchema: undefined, progressInterval: 5, rateLimit: 10, resample: undefined, report: undefined, redis: undefined, shard: undefined }
   }
   const nonEmpty = (name: string, value: string | undefined) => {
     if (value !== undefined && value.trim() === '') throw new UsageError(`--${name} cannot be empty`)
@@ -227,5 +242,10 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
   }
   const resample = parseResample(v.resample, interval)
   const report = nonEmpty('report', v.report)
-  return { ...base, kind, exchange, method, pairs, allPairs: v['all-pairs'], interval, start, end, out, format, pgSchema, progressInterval, rateLimit, resample, report }
+  const redis = nonEmpty('redis', v.redis)
+  if (redis !== undefined) checkRedisUrl(redis, '--redis')
+  if (redis !== undefined && rateLimit === false) throw new UsageError('--redis shares a rate limit: it cannot go with --rate-limit off')
+  if (redis !== undefined && !Number.isInteger(rateLimit)) throw new UsageError(`--rate-limit must be a whole number of requests per second with --redis, got '${rate}'`)
+  const shard = v.shard === undefined ? undefined : parseShard(v.shard)
+  return { ...base, kind, exchange, method, pairs, allPairs: v['all-pairs'], interval, start, end, out, format, pgSchema, progressInterval, rateLimit, resample, report, redis, shard }
 }

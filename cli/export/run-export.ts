@@ -13,6 +13,8 @@ import { selectSeries, type Series } from './series.js'
 import { shellQuote } from './shell-quote.js'
 import { withoutPassword } from './without-password.js'
 import { openSink, type Sink } from './sinks/index.js'
+import { checkRedisUrl, openSharedLimit, redactRedisArgs, redisAccount, REDIS_URL_ENV, type SharedLimit } from './redis-limit.js'
+import { pickShard } from './shard.js'
 import { UsageError } from '../usage-error.js'
 
 /** Where a run reads and writes; the real process by default (tests and the bench pass their own). */
@@ -74,6 +76,11 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
     if (!args.mock && args.baseUrl === undefined && !io.env.MARKET_CANDLES_BASE_URL) {
       throw new UsageError('no service URL: give --base-url URL or set MARKET_CANDLES_BASE_URL (or try --mock)')
     }
+    if (args.redis === undefined && io.env[REDIS_URL_ENV]) {
+      checkRedisUrl(io.env[REDIS_URL_ENV], REDIS_URL_ENV)
+      if (args.rateLimit === false || !Number.isInteger(args.rateLimit)) throw new UsageError(`${REDIS_URL_ENV} shares a rate limit: give --rate-limit a whole number (or leave it out)`)
+      args.redis = io.env[REDIS_URL_ENV]
+    }
   } catch (error) {
     if (!(error instanceof UsageError)) throw error
     say(`market-candles export: ${error.message}\n\n${EXPORT_USAGE}`)
@@ -83,12 +90,22 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
   const embedded = args.mock ? await startEmbeddedService() : undefined
   const baseUrl = embedded?.url ?? args.baseUrl ?? io.env.MARKET_CANDLES_BASE_URL!
   const meter = new RequestMeter()
+  let shared: SharedLimit | undefined
+  if (args.redis !== undefined) {
+    try {
+      shared = await openSharedLimit(args.redis, redisAccount(io.env, baseUrl, apiKey), args.rateLimit as number)
+    } catch (error) {
+      await embedded?.close()
+      say(`market-candles export: ${(error as Error).message}`)
+      return 1
+    }
+  }
   let client: MarketCandles
   try {
     client = createClient({
       apiKey,
       baseUrl,
-      rateLimit: args.rateLimit === false ? false : { perSecond: args.rateLimit },
+      rateLimit: shared?.limiter ?? (args.rateLimit === false ? false : { perSecond: args.rateLimit }),
       hooks: {
         onResponse: (event) => {
           if (event.endpoint === 'exchange_ohlcv' || event.endpoint === 'aggregated_ohlcv') meter.response(event.status)
@@ -97,10 +114,12 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
     })
   } catch (error) {
     await embedded?.close()
+    await shared?.limiter.close()
     say(`market-candles export: --base-url: ${(error as Error).message}\n\n${EXPORT_USAGE}`)
     return 2
   }
   if (embedded && !args.quiet) say(`export: --mock: the embedded reference service at ${embedded.url}, key from ${keySource}`)
+  if (shared && !args.quiet) say(`export: rate limit of ${args.rateLimit}/s shared through Redis at ${shared.label}`)
 
   const controller = new AbortController()
   const stopListening = (io.onInterrupt ?? listenToSigint)(() => controller.abort())
@@ -121,7 +140,9 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
     // The method is named even when it is the service's default, so resume can find the series.
     if (args.kind === 'aggregated') args.method ??= DEFAULT_METHOD
     catalog = await readCatalog(client, args, controller.signal)
-    const planned: Series[] = selectSeries(args, catalog)
+    const all: Series[] = selectSeries(args, catalog)
+    const planned: Series[] = pickShard(all, args.shard)
+    if (args.shard && !args.quiet) say(`export: shard ${args.shard.index}/${args.shard.count}: ${planned.length} of ${all.length} series`)
     // With --resample the output holds the series at the target interval.
     const stored = args.resample === undefined ? planned : planned.map((s) => ({ ...s, interval: args.resample! }))
     sink = await openSink(args.out, args.format, args.kind, stored, io.stdout, { pgSchema: args.pgSchema, env: io.env, note: (text) => reporter.note(text) })
@@ -151,7 +172,7 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
     if (aborted || controller.signal.aborted) {
       say(`\nInterrupted after ${totals.candles} candles in ${totals.pages} pages; every page written is complete.`)
       if (args.out === '-') say('Output went to stdout: to resume later, export to a file (--out FILE).')
-      else say(`Run the same command again to continue where it stopped:\n  market-candles export ${shellQuote(argv.map(withoutPassword))}`)
+      else say(`Run the same command again to continue where it stopped:\n  market-candles export ${shellQuote(redactRedisArgs(argv).map(withoutPassword))}`)
       return 130
     }
     say(`market-candles export: ${error instanceof ExportError ? error.message : describeFailure(error, { baseUrl, catalog, keySource })}`)
@@ -159,6 +180,7 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
     return 1
   } finally {
     stopListening()
+    await shared?.limiter.close()
     await embedded?.close()
   }
 }

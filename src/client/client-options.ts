@@ -1,5 +1,6 @@
 import { DEFAULT_BASE_URL } from '../contract/endpoints.js'
 import { RateLimiter, type RateLimiterOptions } from '../rate-limit/rate-limiter.js'
+import { isSlotLimiter, type SlotLimiter } from '../rate-limit/slot-limiter.js'
 import { checkHeaders } from './headers-option.js'
 import type { ClientHooks } from './hooks.js'
 import { checkKnownKeys } from '../internal/known-keys.js'
@@ -25,10 +26,12 @@ export interface ClientOptions {
   retry?: RetryOptions | number | false
   /**
    * The client-side rate limit of candle requests: a {@link RateLimiter} to share with other clients
-   * (keys of one account share one limit), options for a limiter of this client's own, or `false`.
+   * (keys of one account share one limit), a limiter shared by several processes
+   * (`createRedisRateLimiter` from `market-candles/redis`, or any {@link SlotLimiter}), options for a
+   * limiter of this client's own, or `false`.
    * @default a limiter of 10 requests per second
    */
-  rateLimit?: RateLimiter | RateLimiterOptions | false
+  rateLimit?: SlotLimiter | RateLimiterOptions | false
   /** A `fetch` to use instead of the global one (for proxies, tests, other runtimes). */
   fetch?: typeof fetch
   /** Validate every response body against the shared schemas. @default true */
@@ -85,7 +88,7 @@ export function resolveOptions(options: ClientOptions): TransportConfig {
   if (options.validate !== undefined && typeof options.validate !== 'boolean') throw new TypeError('validate must be a boolean')
   const limiter =
     options.rateLimit === false ? undefined
-    : options.rateLimit instanceof RateLimiter ? options.rateLimit
+    : isSlotLimiter(options.rateLimit) ? options.rateLimit
     : new RateLimiter(options.rateLimit ?? {})
   const logLevel = options.logLevel ?? envLogLevel()
   if (!isLogLevel(logLevel)) throw new TypeError(`logLevel must be one of ${LOG_LEVELS.map((l) => `'${l}'`).join(', ')}, got ${JSON.stringify(logLevel)}`)

@@ -9,7 +9,7 @@ import {
   type RequestInfo,
 } from '../errors/index.js'
 import { abortError, sleep, throwIfAborted } from '../internal/abort.js'
-import type { RateLimiter, ReleaseSlot } from '../rate-limit/rate-limiter.js'
+import type { ReleaseSlot, SlotLimiter } from '../rate-limit/slot-limiter.js'
 import { checkShape } from '../schemas/wire-shape.js'
 import { RESPONSE_SHAPES } from '../schemas/wire-shapes.js'
 import type { ValidationIssue } from '../schemas/index.js'
@@ -27,7 +27,7 @@ export interface TransportConfig {
   baseUrl: string
   timeout: number | false
   retry: RetryPolicy
-  limiter: RateLimiter | undefined
+  limiter: SlotLimiter | undefined
   fetch: typeof fetch | undefined
   validate: boolean
   hooks: ClientHooks

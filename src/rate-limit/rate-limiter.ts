@@ -1,4 +1,9 @@
-import { abortable, sleep } from '../internal/abort.js'
+import { abortable } from '../internal/abort.js'
+import { answerHeader as header } from './answer-header.js'
+import { MemorySlotStore } from './memory-slot-store.js'
+import type { ReleaseSlot, SlotAnswer, SlotLimiter } from './slot-limiter.js'
+import { blockingSlot, windowDelay, type WindowSlot } from './slot-window.js'
+import { IDLE_MS, WindowLength } from './window-length.js'
 
 /** Options of {@link RateLimiter}. */
 export interface RateLimiterOptions {
@@ -17,37 +22,16 @@ export interface RateLimiterOptions {
   random?: () => number
 }
 
-/** What the service said in answer to a request: its status and headers (the `RateLimit-*` fields, `Retry-After`). */
-export interface SlotAnswer {
-  status: number
-  headers: Headers | Record<string, string>
-}
-
-/**
- * Call when the request's response (or failure) has arrived, with the answer when there is one: the
- * limiter learns the account's state from it.
- */
-export type ReleaseSlot = (answer?: SlotAnswer) => void
-
-interface Slot {
-  readonly sent: number
-  /** First requests after start or an idle spell travel on new connections: their delay is unknown. */
-  readonly cold: boolean
+/** A slot of the shared window policy (its `cold`: first requests after start or an idle spell travel on new connections, their delay unknown), with what the header learning keeps of it. */
+interface Slot extends WindowSlot {
   /** Sent while the limiter was still learning whether the account is shared. */
   /** Its place among the probe's requests (0, 1, ...), or -1 when sent after the probe. */
   readonly probe: number
-  completed?: number
   /** Answered 429: the service did not count it. */
   limited?: boolean
   readonly finished: Promise<void>
   finish(): void
 }
-
-/** The adaptive margin: round trips it is judged on, how many before it departs from the start value, its bounds. */
-const MARGIN = { samples: 32, known: 8, start: 25, min: 5, max: 100 }
-
-/** After this long without a request, connections may have closed: the next window is cold again. */
-const IDLE_MS = 4000
 
 /** Share of a 429's wait added at random, so clients that met one 429 do not all resume together. */
 const PAUSE_JITTER = 0.25
@@ -57,24 +41,19 @@ function newPeriod(start: number) {
   return { start, remainingMin: Infinity, answers: 0, limited: false }
 }
 
-function header(headers: Headers | Record<string, string>, name: string): number | undefined {
-  const raw = headers instanceof Headers ? headers.get(name) : (headers[name] ?? headers[name.toLowerCase()])
-  if (raw === null || raw === undefined || raw.trim() === '') return undefined
-  const value = Number(raw)
-  return Number.isFinite(value) && value >= 0 ? value : undefined
-}
-
 /**
- * The client-side limit of one account: at most `perSecond` requests reach the service in any
- * one-second window, the sliding window the service counts with (contract: rate-limit). Share one
- * limiter between the clients of one account (e.g. clients with different keys of that account).
+ * The client-side limit of one account in one process: at most `perSecond` requests reach the
+ * service in any one-second window, the sliding window the service counts with (contract:
+ * rate-limit). Share one limiter between the clients of one account (e.g. clients with different
+ * keys of that account); across processes, share one through Redis (`market-candles/redis`).
  *
  * The service counts a request when it arrives, which the client cannot see; it only knows when the
  * request left and when its answer came back. A slot is therefore held until one second after the
  * request's latest plausible arrival: its completion time less the smallest round trip seen so far
  * (a request cannot have arrived later than that, unless its outbound trip was slower than the
  * fastest one). The first window after start or an idle spell counts from completion, because new
- * connections make outbound trips slow and unequal. A plain token bucket would not do: holding
+ * connections make outbound trips slow and unequal. (This window policy is the one the Redis
+ * limiter uses too; here its slots are kept in memory.) A plain token bucket would not do: holding
  * `perSecond` tokens, it lets a full burst through and refills, so up to twice `perSecond`
  * requests land in one sliding second.
  *
@@ -100,19 +79,15 @@ function header(headers: Headers | Record<string, string>, name: string): number
  * const a = createClient({ apiKey: keyA, rateLimit: limiter })
  * const b = createClient({ apiKey: keyB, rateLimit: limiter }) // same account: one shared limit
  */
-export class RateLimiter {
+export class RateLimiter implements SlotLimiter {
   readonly perSecond: number
-  #windowMs: number
+  readonly #window: WindowLength
   readonly #now: () => number
   readonly #random: () => number
-  /** The last `perSecond` slots, oldest first. */
-  readonly #slots: Slot[] = []
-  #minRoundTrip = Infinity
-  /** The latest warm round trips, for the adaptive margin; undefined when the margin is fixed. */
-  readonly #roundTrips: number[] | undefined
+  /** The last `perSecond` slots, oldest first, the smallest round trip and the pause. */
+  readonly #store: MemorySlotStore<Slot>
   #warm = 0
   #lastSent = -Infinity
-  #pausedUntil = 0
   #queue: Promise<void> = Promise.resolve()
   /** Callers waiting for a slot. */
   #queued = 0
@@ -131,12 +106,10 @@ export class RateLimiter {
 
   constructor(options: RateLimiterOptions = {}) {
     const perSecond = options.perSecond ?? 10
-    const margin = options.marginMs ?? MARGIN.start
     if (!Number.isInteger(perSecond) || perSecond < 1) throw new RangeError(`perSecond must be a positive integer, got ${perSecond}`)
-    if (!Number.isFinite(margin) || margin < 0) throw new RangeError(`marginMs must be a non-negative number, got ${margin}`)
     this.perSecond = perSecond
-    this.#windowMs = 1000 + margin
-    this.#roundTrips = options.marginMs === undefined ? [] : undefined
+    this.#store = new MemorySlotStore(perSecond)
+    this.#window = new WindowLength(options.marginMs)
     this.#now = options.now ?? (() => performance.now())
     this.#random = options.random ?? Math.random
     this.#limit = perSecond
@@ -147,20 +120,7 @@ export class RateLimiter {
 
   /** The window a slot is held for, in milliseconds: one second plus the margin (see {@link RateLimiterOptions.marginMs}). */
   get windowMs(): number {
-    return this.#windowMs
-  }
-
-  // The margin covers how much later than estimated a request may reach the service: the spread of
-  // round trips bounds that (a slower outbound trip makes a slower round trip).
-  #sampleRoundTrip(ms: number): void {
-    const trips = this.#roundTrips
-    if (trips === undefined) return
-    trips.push(ms)
-    if (trips.length > MARGIN.samples) trips.shift()
-    if (trips.length < MARGIN.known) return
-    const sorted = [...trips].sort((a, b) => a - b)
-    const spread = sorted[sorted.length >> 1]! - sorted[0]!
-    this.#windowMs = 1000 + Math.min(MARGIN.max, Math.max(MARGIN.min, Math.ceil(2 * spread)))
+    return this.#window.ms
   }
 
   /** Requests this limiter currently lets through per window (at most `perSecond`), learned from the service's answers. */
@@ -196,16 +156,9 @@ export class RateLimiter {
     if (grew) this.#wakeWaiters()
   }
 
-  // When a finished slot may be reused; undefined while its request is still in flight.
-  #freeAt(slot: Slot): number | undefined {
-    if (slot.completed === undefined) return undefined
-    const arrival = slot.cold ? slot.completed : Math.max(slot.sent, slot.completed - this.#minRoundTrip)
-    return arrival + this.windowMs
-  }
-
   /** The slot the next request must wait for, if the window is full. */
   #blocking(): Slot | undefined {
-    return this.#slots.length < this.#share ? undefined : this.#slots[this.#slots.length - this.#share]
+    return blockingSlot(this.#store.slots, this.#share)
   }
 
   /**
@@ -213,13 +166,11 @@ export class RateLimiter {
    * waits for a request in flight to come back.
    */
   delay(): number {
-    const now = this.#now()
-    const slot = this.#blocking()
-    const freeAt = slot === undefined ? now : this.#freeAt(slot)
-    if (freeAt === undefined) return Infinity
+    const wait = windowDelay(this.#store, this.#share, this.windowMs, this.#now())
+    if (wait === Infinity) return Infinity
     const probe = this.#probe
     if (probe && probe.size > 1 && probe.sent === probe.size - 1 && probe.answered === 0) return Infinity
-    return Math.max(0, freeAt - now, this.#pausedUntil - now)
+    return wait
   }
 
   /**
@@ -262,13 +213,12 @@ export class RateLimiter {
     const probe = this.#probe ? this.#probe.sent++ : -1
     if (this.#probe) this.#probe.pending++
     const slot: Slot = { sent, cold: this.#warm++ < this.perSecond, probe, finished, finish }
-    this.#slots.push(slot)
-    if (this.#slots.length > this.perSecond) this.#slots.shift()
+    this.#store.push(slot)
     return (answer) => {
       if (slot.completed !== undefined) return
-      slot.completed = this.#now()
-      this.#minRoundTrip = Math.min(this.#minRoundTrip, slot.completed - slot.sent)
-      if (!slot.cold) this.#sampleRoundTrip(slot.completed - slot.sent)
+      const completed = this.#now()
+      this.#store.complete(slot, completed, completed - slot.sent)
+      if (!slot.cold) this.#window.sample(completed - slot.sent)
       if (answer) this.#learn(slot, answer)
       if (slot.probe >= 0 && this.#probe) this.#endProbeSlot()
       slot.finish()
@@ -289,7 +239,7 @@ export class RateLimiter {
       // the share of the window's start: one full window must not starve this limiter.
       const first = now - this.#cut.at > this.windowMs
       if (first) this.#cut = { at: now, floor: Math.max(1, Math.floor(this.#share / 2)) }
-      const through = this.#slots.filter((s) => s.sent > now - this.windowMs && !s.limited).length
+      const through = this.#store.slots.filter((s) => s.sent > now - this.windowMs && !s.limited).length
       const wanted = Math.min(first ? this.#share - 1 : this.#share, through)
       // Even refused at one request per window, the limiter keeps to one per window: a refusal there
       // mostly means another limiter holds more than its part, and waiting longer (one request per
@@ -345,7 +295,7 @@ export class RateLimiter {
     this.#probe = undefined
     this.#period = newPeriod(this.#now())
     // A 429 during the probe has set the share already; otherwise keep to what others leave.
-    if (this.#slots.some((s) => s.probe >= 0 && s.limited)) return
+    if (this.#store.slots.some((s) => s.probe >= 0 && s.limited)) return
     const own = probe.last + 1
     const others = probe.lastRemaining === undefined ? 0 : Math.max(0, this.#limit - probe.lastRemaining - own)
     // Alone: the whole window. With others: half of the room they left, as they may take it too.
@@ -354,7 +304,7 @@ export class RateLimiter {
 
   /** Holds every request back for `ms` from now, e.g. the `Retry-After` of a 429. */
   pause(ms: number): void {
-    this.#pausedUntil = Math.max(this.#pausedUntil, this.#now() + ms)
+    this.#store.pause(this.#now() + ms)
   }
 }
 

@@ -1,0 +1,33 @@
+import type { WindowSlot, WindowState } from './slot-window.js'
+
+/**
+ * The slots of one process's limiter, in memory: the latest `capacity` of them (older ones can no
+ * longer block anything), the smallest round trip seen and the pause after a 429.
+ */
+export class MemorySlotStore<S extends WindowSlot> implements WindowState<S> {
+  readonly #capacity: number
+  readonly slots: S[] = []
+  minRoundTrip = Infinity
+  pausedUntil = 0
+
+  constructor(capacity: number) {
+    this.#capacity = capacity
+  }
+
+  /** Takes a slot: it becomes the newest. */
+  push(slot: S): void {
+    this.slots.push(slot)
+    if (this.slots.length > this.#capacity) this.slots.shift()
+  }
+
+  /** Marks a slot's request answered at `at`, after a round trip of `roundTrip` ms. */
+  complete(slot: S, at: number, roundTrip: number): void {
+    slot.completed = at
+    this.minRoundTrip = Math.min(this.minRoundTrip, roundTrip)
+  }
+
+  /** Holds every request back until `until`. */
+  pause(until: number): void {
+    this.pausedUntil = Math.max(this.pausedUntil, until)
+  }
+}
