@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util'
 import { parseDateTime } from '../../src/contract/index.js'
 import { UsageError } from '../usage-error.js'
+import { MAX_CLOCK_RATE } from '../../mocks/core/clock.js'
+import { MAX_PUBLISH_DELAY_MS } from '../../mocks/core/service-time.js'
 
 /** The options of `market-candles serve`. */
 export interface ServeArgs {
@@ -11,6 +13,10 @@ export interface ServeArgs {
   rateLimit: boolean
   /** A JSON file with the dataset to serve instead of the default one. */
   data: string | undefined
+  /** Clock ms per wall ms; undefined: fixed with --now, else the system clock. */
+  clockRate: number | undefined
+  /** How long after its close a candle becomes visible. */
+  publishDelay: number
   help: boolean
 }
 
@@ -24,6 +30,11 @@ Options:
   --port N          port to listen on; 0 picks a free one (default ${DEFAULT_PORT})
   --host H          address to bind (default 127.0.0.1)
   --now ISO         fix the service clock, e.g. 2025-01-01T00:00:00Z (default: system clock)
+  --clock-rate N    run the clock at N times wall speed, from --now (or the system time):
+                    60 closes a 1m candle every second, 0 fixes it (default: fixed with --now,
+                    else 1). POST /_mock/clock {"rate": N} changes it while running
+  --publish-delay MS  a candle becomes visible MS milliseconds after its close, as a real feed's
+                    ingestion delay makes it (service clock; default 0)
   --latency MS      delay every response by MS milliseconds (default 0)
   --no-rate-limit   switch off the 10 requests/second limit (for throughput benchmarks)
   --data FILE       serve the dataset in FILE, a JSON object { data, plans, accounts, keys }
@@ -37,7 +48,13 @@ function integer(name: string, text: string, max: number): number {
   return Number(text)
 }
 
-const VALUED = new Set(['--port', '--host', '--now', '--latency', '--data'])
+function clockRate(text: string): number {
+  const rate = Number(text)
+  if (!/^\d+(\.\d+)?$/.test(text) || rate > MAX_CLOCK_RATE) throw new UsageError(`--clock-rate must be a number from 0 to ${MAX_CLOCK_RATE}, got '${text}'`)
+  return rate
+}
+
+const VALUED = new Set(['--port', '--host', '--now', '--latency', '--data', '--clock-rate', '--publish-delay'])
 
 /**
  * `--latency -5` as `--latency=-5`: parseArgs refuses a value that starts with a dash with its own
@@ -71,6 +88,8 @@ export function parseServeArgs(argv: string[]): ServeArgs {
         now: { type: 'string' },
         latency: { type: 'string' },
         data: { type: 'string' },
+        'clock-rate': { type: 'string' },
+        'publish-delay': { type: 'string' },
         'rate-limit': { type: 'boolean', default: true },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -90,6 +109,8 @@ export function parseServeArgs(argv: string[]): ServeArgs {
     latency: values.latency === undefined ? 0 : integer('latency', values.latency, 600_000),
     rateLimit: values['rate-limit'],
     data: values.data,
+    clockRate: values['clock-rate'] === undefined ? undefined : clockRate(values['clock-rate']),
+    publishDelay: values['publish-delay'] === undefined ? 0 : integer('publish-delay', values['publish-delay'], MAX_PUBLISH_DELAY_MS),
     help: values.help,
   }
 }

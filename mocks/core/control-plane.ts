@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
 import { parseDateTime } from '../../src/contract/index.js'
-import { toEpochMs } from './clock.js'
+import { MAX_CLOCK_RATE, toEpochMs } from './clock.js'
 import { bodyIssues } from './body-issues.js'
 import { faultSchema } from './faults.js'
 import { fail, invalid, json } from './respond.js'
@@ -8,8 +8,8 @@ import type { MockService } from './service.js'
 import type { MockResponse } from './types.js'
 
 /**
- * The body of `POST /_mock/clock`: fix the clock at `now`, or move it by `advance_ms`
- * (exactly one of the two).
+ * The body of `POST /_mock/clock`: set the clock at `now`, or move it by `advance_ms` (at most one
+ * of the two), and/or run it at `rate` times wall speed.
  */
 export const clockUpdateSchema = z
   .strictObject({
@@ -19,10 +19,13 @@ export const clockUpdateSchema = z
     ),
     /** Milliseconds to move the clock by; negative moves it back. */
     advance_ms: z.optional(z.number().check(z.refine(Number.isFinite, { error: 'must be a finite number' }))),
+    /** Clock milliseconds per wall millisecond from now on: 1 wall speed, 60 a minute per second, 0 fixed. */
+    rate: z.optional(z.number().check(z.gte(0), z.lte(MAX_CLOCK_RATE))),
   })
   .check(
-    z.refine((body) => (body.now === undefined) !== (body.advance_ms === undefined), {
-      error: 'give exactly one of "now" and "advance_ms"',
+    z.refine((body) => !(body.now !== undefined && body.advance_ms !== undefined), { error: 'give at most one of "now" and "advance_ms"' }),
+    z.refine((body) => body.now !== undefined || body.advance_ms !== undefined || body.rate !== undefined, {
+      error: 'give "now", "advance_ms" or "rate"',
     }),
   )
 /** The body of `POST /_mock/clock`. */
@@ -53,7 +56,7 @@ function parseBody<S extends z.ZodMiniType>(schema: S, text: string): { data: z.
   return result.success ? { data: result.data } : { error: invalid(bodyIssues(result.error.issues, body)) }
 }
 
-const clockBody = (service: MockService) => json(200, { now: new Date(service.clock.now()).toISOString() })
+const clockBody = (service: MockService) => json(200, { now: new Date(service.clock.now()).toISOString(), rate: service.clock.rate })
 
 const ROUTES: Record<string, Record<string, Handler>> = {
   '/_mock/usage': { GET: (service) => json(200, service.usage()) },
@@ -72,10 +75,10 @@ const ROUTES: Record<string, Record<string, Handler>> = {
     POST: (service, text) => {
       const parsed = parseBody(clockUpdateSchema, text)
       if ('error' in parsed) return parsed.error
-      const { now, advance_ms } = parsed.data
+      const { now, advance_ms, rate } = parsed.data
       try {
         if (now !== undefined) service.clock.set(now)
-        else {
+        else if (advance_ms !== undefined) {
           // Checked before anything changes: a clock out of a Date's range would break every later request.
           toEpochMs(service.clock.now() + advance_ms!)
           service.clock.advance(advance_ms!)
@@ -84,6 +87,8 @@ const ROUTES: Record<string, Record<string, Handler>> = {
         const field = now === undefined ? 'advance_ms' : 'now'
         return invalid([{ type: 'value_error', loc: ['body', field], msg: `Value error, ${(error as Error).message}`, input: now ?? advance_ms }])
       }
+      // After the move: the clock runs at the new rate from the time just set.
+      if (rate !== undefined) service.clock.setRate(rate)
       return clockBody(service)
     },
   },

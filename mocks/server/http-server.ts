@@ -8,6 +8,7 @@ import { BytePool } from './byte-pool.js'
 import { createClientErrorListener } from './client-error.js'
 import { MAX_CONTROL_BODY, handleControl, isControlPath, readsBody } from '../core/control-plane.js'
 import { encodeJson } from './encode-json.js'
+import { withDate } from '../core/service-time.js'
 import type { MockResponse } from '../core/types.js'
 
 /** Options of {@link startMockServer}. */
@@ -88,7 +89,8 @@ async function controlEndpoint(service: MockService, req: IncomingMessage | unde
 /** Answers one request: the control plane, or the service itself. */
 function route(service: MockService, req: IncomingMessage | undefined, method: string, url: string): Promise<MockResponse> {
   const path = url.split('?', 1)[0]!
-  if (isControlPath(path)) return controlEndpoint(service, req, method, path)
+  // The service stamps its own answers; control answers carry its clock in `Date` too.
+  if (isControlPath(path)) return controlEndpoint(service, req, method, path).then((answer) => withDate(answer, service.clock))
   return service.handle({ method, url, headers: req?.headers ?? {} })
 }
 
