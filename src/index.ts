@@ -48,6 +48,9 @@ export type { RequestInfo } from './errors/index.js'
 export { pageCursorSchema } from './pagination/index.js'
 export type { PageCursor, CandlePage, PageWalk, CandleWalk, WalkOptions, ToArrayOptions } from './pagination/index.js'
 
+// Following the newest candles: follows come from the client's methods, so only their types are public
+export type { CandleFollow, FollowMany, FollowCursor, FollowManyCursor, FollowEnd, FollowEvent, FollowOptions, FollowPage, FollowSeries, FollowSeriesId } from './follow/index.js'
+
 // Client-side rate limiting, shareable between the clients of one account
 export { RateLimiter } from './rate-limit/rate-limiter.js'
 export type { RateLimiterOptions, ReleaseSlot, SlotAnswer } from './rate-limit/rate-limiter.js'
