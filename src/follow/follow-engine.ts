@@ -40,6 +40,8 @@ interface Running<C> {
 /** The service's time as a follow knows it, and what it learns it from. */
 export interface FollowTime {
   now(): number
+  /** Service ms per wall ms, when known (an estimate from `Date` headers runs at wall speed). */
+  readonly rate?: number
   observe(date: string | null, sent: number, received: number): void
 }
 
@@ -63,7 +65,7 @@ export async function* followPages<C extends Candle>(
   if (options.signal?.aborted) throw abortError(options.signal)
   options.signal?.addEventListener('abort', onAbort, { once: true })
   const signal = stop.signal
-  const waiter = new ServiceTimeWaiter(() => time.now())
+  const waiter = new ServiceTimeWaiter(() => time.now(), time.rate)
   const states: Running<C>[] = positions
     .filter((p) => !p.ended)
     .map((position) => ({ position, fetched: position.deliveredMs, schedule: undefined, history: undefined, busy: false }))

@@ -36,7 +36,7 @@ function followTime(options: FollowOptions): FollowTime & { now(): number } {
     }
   }
   const clock = new DateHeaderClock()
-  return { now: () => clock.now(), observe: (date, sent, received) => clock.observe(date, sent, received) }
+  return { now: () => clock.now(), rate: 1, observe: (date, sent, received) => clock.observe(date, sent, received) }
 }
 
 /** What both follows share: their series, the service's time, the page stream. */

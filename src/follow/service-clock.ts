@@ -51,6 +51,8 @@ export class DateHeaderClock {
 
 /** The longest single wall-clock sleep while waiting for a service time: the clock may be moved meanwhile. */
 const MAX_NAP_MS = 500
+/** Naps before the clock's speed is known. */
+const FIRST_NAP_MS = 25
 
 /**
  * Waits until `now()` (a service clock, in epoch ms) reaches `due`, or rejects when `signal` fires.
@@ -62,9 +64,16 @@ export class ServiceTimeWaiter {
   #wall = 0
   #service = 0
   #rate = 1
+  /** Until the speed is measured, naps are short: a clock at 60x would overshoot a long one. */
+  #measured: boolean
+  readonly #known: number | undefined
 
-  constructor(now: () => number) {
+  /** `rate`: the clock's speed when known (1 for an estimate from `Date` headers); measured otherwise. */
+  constructor(now: () => number, rate?: number) {
     this.#now = now
+    this.#measured = rate !== undefined
+    this.#known = rate
+    if (rate !== undefined) this.#rate = rate
   }
 
   /** Service ms per wall ms, as observed (1 until measured). */
@@ -81,7 +90,8 @@ export class ServiceTimeWaiter {
       this.#service = service
     } else if (wall - this.#wall >= 100) {
       const rate = (service - this.#service) / (wall - this.#wall)
-      this.#rate = Number.isFinite(rate) && rate > 0 ? rate : 0
+      if (this.#known === undefined) this.#rate = Number.isFinite(rate) && rate > 0 ? rate : 0
+      this.#measured = true
       this.#wall = wall
       this.#service = service
     }
@@ -102,6 +112,6 @@ export class ServiceTimeWaiter {
     if (left <= 0) return Promise.resolve()
     // A stopped clock (rate 0) is napped on until someone moves it.
     const wall = this.#rate > 0 ? Math.ceil(left / this.#rate) : MAX_NAP_MS
-    return sleep(Math.max(1, Math.min(wall, MAX_NAP_MS)), signal).catch(() => {})
+    return sleep(Math.max(1, Math.min(wall, this.#measured ? MAX_NAP_MS : FIRST_NAP_MS)), signal).catch(() => {})
   }
 }
