@@ -237,14 +237,15 @@ export class MarketCandles {
    * const live = client.resumeFollow(JSON.parse(saved))
    * for await (const candle of live) {}
    */
-  resumeFollow(cursor: FollowCursor, options?: FollowOptions): CandleFollow<ExchangeCandle | AggregatedCandle>
+  resumeFollow<E extends CandleEndpointName>(cursor: FollowCursor & { endpoint: E }, options?: FollowOptions): CandleFollow<CandleOf<E>>
   resumeFollow(cursor: FollowManyCursor, options?: FollowOptions): FollowMany<ExchangeCandle | AggregatedCandle>
   resumeFollow(cursor: FollowCursor | FollowManyCursor, options?: FollowOptions): CandleFollow<ExchangeCandle | AggregatedCandle> | FollowMany<ExchangeCandle | AggregatedCandle> {
     const checked = checkFollowOptions(options, 'resumeFollow')
     const parsed = checkAnyFollowCursor(cursor)
     const cursors = parsed.kind === 'follow' ? [parsed] : parsed.series
     // A cursor is a wire query: checked with the endpoint's own rules before any request.
-    for (const c of cursors) toWireQuery(c.endpoint, c.query)
+    // (`start` past `end` is a follow that has ended: its last cursor.)
+    for (const c of cursors) toWireQuery(c.endpoint, finishedStartDropped(c.query))
     const source = this.#followSource<ExchangeCandle | AggregatedCandle>(checked)
     return parsed.kind === 'follow' ? new CandleFollow(source, cursors, checked) : new FollowMany(source, uniqueSeries(cursors), checked)
   }
@@ -312,6 +313,11 @@ const WALK_OPTION_KEYS = [...REQUEST_OPTION_KEYS, 'maxItems', 'concurrency'] as 
 function walkOptions(method: string, options: WalkOptions | undefined): RequestOptions {
   const { timeout, maxRetries, headers } = checkRequestOptions(options, method, WALK_OPTION_KEYS) as WalkOptions
   return { timeout, maxRetries, headers }
+}
+
+function finishedStartDropped(query: Record<string, string>): Record<string, string> {
+  const { start, ...rest } = query
+  return start !== undefined && query.end !== undefined && Date.parse(start) > Date.parse(query.end) ? rest : query
 }
 
 // Two entries for one series would deliver each of its candles twice.

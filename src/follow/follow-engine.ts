@@ -84,7 +84,7 @@ export async function* followPages<C extends Candle>(
 
   const endOf = (position: SeriesPosition, expected: number): FollowEnd | undefined => {
     if (position.endMs !== undefined && expected > position.endMs) {
-      return { series: position.id, reason: 'end', message: `The follow of ${position.label} reached its end, ${new Date(position.endMs).toISOString()}` }
+      return position.endReached()
     }
     const closedAt = position.exchange === undefined ? undefined : closing?.get(position.exchange)
     if (closedAt != null && expected > closedAt) {

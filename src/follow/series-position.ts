@@ -45,6 +45,15 @@ export class SeriesPosition {
     this.startQuery = start
     this.#end = end
     this.endMs = end === undefined ? undefined : Date.parse(end)
+    // A cursor stored after the last candle up to `end`: the follow is over.
+    if (start !== undefined && this.endMs !== undefined && Date.parse(start) > this.endMs) {
+      this.ended = this.endReached()
+    }
+  }
+
+  /** The end of a follow whose `end` has been reached. */
+  endReached(): FollowEnd {
+    return { series: this.id, reason: 'end', message: `The follow of ${this.label} reached its end, ${this.#end}` }
   }
 
   /** Epoch ms of the last candle delivered. */
