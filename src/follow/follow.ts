@@ -41,11 +41,14 @@ function followTime(options: FollowOptions): FollowTime & { now(): number } {
 
 /** What both follows share: their series, the service's time, the page stream. */
 abstract class Follow<C extends { close_ts: string }, T> implements AsyncIterable<T> {
+  /** @internal */
   protected readonly positions: SeriesPosition[]
   readonly #source: FollowSource<C>
+  /** @internal */
   protected readonly options: FollowOptions
   readonly #time: FollowTime
 
+  /** @internal Built by the client's follow methods. */
   constructor(source: FollowSource<C>, cursors: FollowCursor[], options: FollowOptions) {
     this.#source = source
     this.positions = cursors.map((c) => new SeriesPosition(c))
@@ -81,7 +84,7 @@ abstract class Follow<C extends { close_ts: string }, T> implements AsyncIterabl
     if (page.candles.length > 0) position.delivered = page.candles.at(-1)!.close_ts
   }
 
-  /** Candle by candle: the cursor moves after each one, so a `break` mid-page loses and repeats nothing. */
+  /** @internal Candle by candle: the cursor moves after each one, so a `break` mid-page loses and repeats nothing. */
   protected async *events(): AsyncGenerator<{ position: SeriesPosition; candle: C }, undefined> {
     for await (const page of followPages(this.#source, this.positions, this.#time, this.options)) {
       const position = this.positions.find((p) => p.id === page.series)!
