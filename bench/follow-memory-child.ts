@@ -12,11 +12,12 @@ const CHECKPOINTS = [1_000, 2_500, 5_000, 7_500, POLLS]
 const PAIRS = ['BTC/USD', 'BTC/EUR', 'ETH/USD', 'ETH/BTC', 'XRP/USD', 'SOL/USDT', 'USDC/USD', 'DOGE/USD', 'ADA/EUR', 'BTC/GBP']
 
 const url = process.argv[2]!
+const RATE = Number(process.argv[3] ?? 600)
 // The server's clock (600x) as a function of the local wall clock, from a bracketed GET /_mock/clock.
 const before = performance.now()
 const { now } = (await (await fetch(`${url}/_mock/clock`)).json()) as { now: string }
 const at = (before + performance.now()) / 2
-const serviceNow = () => Date.parse(now) + (performance.now() - at) * 600
+const serviceNow = () => Date.parse(now) + (performance.now() - at) * RATE
 let polls = 0
 const samples: { polls: number; rssMb: number; heapMb: number; heapTotalMb: number; externalMb: number }[] = []
 const controller = new AbortController()

@@ -196,7 +196,8 @@ describe('followMany: resumed from its one cursor, every series continues with n
     expect(JSON.parse(saved)).toMatchObject({ version: 1, kind: 'follow-many', series: [{ kind: 'follow' }, { kind: 'follow' }, { kind: 'follow' }] })
     const again = target.client({ apiKey: KEY }).resumeFollow(JSON.parse(saved) as FollowManyCursor, { now: () => service.clock.now() })
     for await (const { series: s, candle } of again) note(s, candle.close_ts)
-    const [btc, eth, agg] = [...seen.entries()].sort().map(([, ts]) => ts)
+    // Sorted by their JSON: the aggregated series first, then bitstamp BTC, then bitstamp ETH.
+    const [agg, btc, eth] = [...seen.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, ts]) => ts)
     expect(seen.size).toBe(3)
     expect(agg).toEqual(minutes(NOW, end))
     expect(btc).toEqual(minutes(NOW - 5 * MIN, end))
