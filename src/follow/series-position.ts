@@ -73,15 +73,16 @@ export class SeriesPosition {
 
   /**
    * The next request at the moving edge: right after the last candle fetched; without one, from
-   * the expected close; without that either, the latest candle (`limit` 1).
+   * the follow's `start` (never later: a candle published late must still come, and never earlier:
+   * a resumed follow must not repeat one); without a `start`, from the expected close; without
+   * that either, the latest candle (`limit` 1).
    */
   liveCursor(fetched: number | undefined, expected: number | undefined): PageCursor {
-    const start = fetched !== undefined ? fetched + 1 : expected
-    if (start === undefined && this.startQuery === undefined) {
+    const from = fetched !== undefined ? new Date(fetched + 1).toISOString() : this.startQuery ?? (expected === undefined ? undefined : new Date(expected).toISOString())
+    if (from === undefined) {
       const query = { ...this.#query(undefined), limit: '1' }
       return { version: 1, endpoint: this.endpoint, direction: 'backward', query }
     }
-    const from = start === undefined ? this.startQuery : new Date(start).toISOString()
     return { version: 1, endpoint: this.endpoint, direction: 'forward', query: this.#query(from) }
   }
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { afterCandles, afterEmpty, backoffMs } from '../../src/follow/schedule.js'
+import { SeriesPosition } from '../../src/follow/series-position.js'
 
 const MIN = 60_000
 const INTERVALS = [MIN, 60 * MIN, 1440 * MIN]
@@ -48,5 +49,22 @@ describe('the follow schedule: the next request just after the next candle is du
         expect(s.expected).toBeGreaterThan(expected)
       }),
     )
+  })
+})
+
+describe('a resumed follow asks from its cursor: never before it (a duplicate), never after it (a gap)', () => {
+  const cursor = { version: 1 as const, kind: 'follow' as const, endpoint: 'exchange_ohlcv' as const, query: { exchange: 'bitstamp', interval: '1m', base: 'BTC', quote: 'USD', limit: '1000', start: '2026-01-01T00:00:00.001Z' } }
+
+  test('before any candle of this run, the next request starts at the cursor whatever close is expected', () => {
+    const position = new SeriesPosition(cursor)
+    for (const expected of [Date.parse('2026-01-01T00:00:00Z'), Date.parse('2026-01-01T00:05:00Z'), undefined]) {
+      expect(position.liveCursor(undefined, expected).query.start).toBe('2026-01-01T00:00:00.001Z')
+    }
+    expect(position.liveCursor(Date.parse('2026-01-01T00:03:00Z'), undefined).query.start).toBe('2026-01-01T00:03:00.001Z')
+  })
+
+  test('a cursor stored after its last candle up to end is a follow that has ended', () => {
+    const position = new SeriesPosition({ ...cursor, query: { ...cursor.query, start: '2026-01-01T00:02:00.001Z', end: '2026-01-01T00:02:00Z' } })
+    expect(position.ended).toMatchObject({ reason: 'end' })
   })
 })

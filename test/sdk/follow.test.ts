@@ -98,10 +98,11 @@ describe('follow: late data and outages', () => {
     const seen: string[] = []
     for await (const candle of live) seen.push(candle.close_ts)
     expect(seen).toEqual(minutes(NOW - 2 * MIN, NOW + 5 * MIN))
-    // Bounded: one poll before the candle is there and at most two retries per interval, never a tight loop.
-    const live5 = candleRequests(target).length
-    expect(live5).toBeGreaterThanOrEqual(5)
-    expect(live5).toBeLessThanOrEqual(1 + 5 * 3)
+    // Bounded: per new candle, a request at close + 1 s, retries after 2 s and 8 s (the candle is
+    // visible at close + 4 s): three, never a tight loop. The history is one or two (a window, its tail).
+    const requests = candleRequests(target).length
+    expect(requests).toBeGreaterThanOrEqual(5)
+    expect(requests).toBeLessThanOrEqual(2 + 5 * 3)
   })
 })
 
