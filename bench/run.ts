@@ -68,9 +68,9 @@ console.log(buildCli())
 console.log('')
 
 // Every loop is bounded; this only catches a hang (e.g. a request that never completes).
-// Exiting kills the server children too. The whole run takes about 5-8 minutes, most of it in 3b
-// (paced by the rate limit) and 3c (walks of 10 M candles).
-const WATCHDOG_S = 900
+// Exiting kills the server children too. The whole run takes about 9-12 minutes, most of it in 3b
+// (paced by the rate limit), 3c (walks of 10 M candles) and follow (about 4: it waits for minutes to close).
+const WATCHDOG_S = 1500
 const watchdog = setTimeout(() => {
   console.error(`bench: still running after ${WATCHDOG_S} s, giving up`)
   process.exit(2)
