@@ -11,6 +11,7 @@ import { loadavg } from 'node:os'
 import { buildCli } from './build-cli.js'
 import { writeDocsTables } from './docs-table.js'
 import { measureExport, reportExport } from './export.js'
+import { measureJournalCost, reportJournalCost } from './journal-cost.js'
 import { measureCorePageCost, reportCorePageCost } from './core-page-cost.js'
 import { measureMemoryWalks, reportMemoryWalks } from './memory-walk.js'
 import { measureMswVsServer, reportMswVsServer } from './msw-vs-server.js'
@@ -22,6 +23,7 @@ import { formatTable, markdownTable, type BenchRow, type TableRow } from './tabl
 import { measureUncoordinatedClients, reportUncoordinatedClients, tableUncoordinatedClients } from './uncoordinated-clients.js'
 import { measureCandleWalkCpu, reportCandleWalkCpu, tableCandleWalkCpu } from './candle-walk-cpu.js'
 import { measureFollow, reportFollow } from './follow.js'
+import { measureConformance, reportConformance } from './conformance.js'
 
 interface Section {
   id: string
@@ -47,6 +49,8 @@ const SECTIONS = [
   define('5', measureMswVsServer, reportMswVsServer, (r) => r.rows),
   define('6', measureExport, reportExport, (r) => r.rows),
   define('follow', measureFollow, reportFollow, (r) => r.rows),
+  define('journal', measureJournalCost, reportJournalCost, (r) => r.rows),
+  define('7', measureConformance, reportConformance, (r) => r.rows),
 ]
 
 const args = process.argv.slice(2)

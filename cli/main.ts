@@ -4,6 +4,7 @@
  * src/ (the SDK) and mocks/ (the reference service), resolving with an exit code (cli/exit-codes.ts);
  * a {@link UsageError} from any of them is reported here, in one style.
  */
+import { CONFORMANCE_USAGE, runConformance } from './conformance/index.js'
 import { EXIT } from './exit-codes.js'
 import { runExportInWorker, EXPORT_USAGE } from './export/index.js'
 import { runServe, SERVE_USAGE } from './serve/index.js'
@@ -19,6 +20,7 @@ interface Command {
 const COMMANDS: Record<string, Command> = {
   serve: { run: runServe, usage: SERVE_USAGE },
   export: { run: runExportInWorker, usage: EXPORT_USAGE },
+  conformance: { run: (argv) => runConformance(argv), usage: CONFORMANCE_USAGE },
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -67,7 +67,10 @@ const PUBLIC_RUNTIME_EXPORTS: Record<string, readonly string[]> = {
     'validationIssueSchema',
   ],
   'market-candles/mocks': [
+    'DEFAULT_JOURNAL_SIZE',
+    'buildControlPlaneOpenApi',
     'FixtureError',
+    'RequestWaitTimeoutError',
     'accountSchema',
     'apiKeySchema',
     'createMockService',

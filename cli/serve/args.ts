@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
 import { parseDateTime } from '../../src/contract/index.js'
+import { DEFAULT_JOURNAL_SIZE } from '../../mocks/core/journal.js'
 import { UsageError } from '../usage-error.js'
 import { MAX_CLOCK_RATE } from '../../mocks/core/clock.js'
 import { MAX_PUBLISH_DELAY_MS } from '../../mocks/core/service-time.js'
@@ -17,6 +18,8 @@ export interface ServeArgs {
   clockRate: number | undefined
   /** How long after its close a candle becomes visible. */
   publishDelay: number
+  /** Requests the journal keeps (per session); 0 switches it off. */
+  journalSize: number
   help: boolean
 }
 
@@ -37,6 +40,8 @@ Options:
                     ingestion delay makes it (service clock; default 0)
   --latency MS      delay every response by MS milliseconds (default 0)
   --no-rate-limit   switch off the 10 requests/second limit (for throughput benchmarks)
+  --journal-size N  requests the journal keeps per session, newest first (default 1000;
+                    0 switches it off)
   --data FILE       serve the dataset in FILE, a JSON object { data, plans, accounts, keys }
                     (each optional; the shape createMockService takes), checked at start
   -h, --help        show this help
@@ -54,7 +59,7 @@ function clockRate(text: string): number {
   return rate
 }
 
-const VALUED = new Set(['--port', '--host', '--now', '--latency', '--data', '--clock-rate', '--publish-delay'])
+const VALUED = new Set(['--port', '--host', '--now', '--latency', '--data', '--clock-rate', '--publish-delay', '--journal-size'])
 
 /**
  * `--latency -5` as `--latency=-5`: parseArgs refuses a value that starts with a dash with its own
@@ -90,6 +95,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
         data: { type: 'string' },
         'clock-rate': { type: 'string' },
         'publish-delay': { type: 'string' },
+        'journal-size': { type: 'string' },
         'rate-limit': { type: 'boolean', default: true },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -111,6 +117,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
     data: values.data,
     clockRate: values['clock-rate'] === undefined ? undefined : clockRate(values['clock-rate']),
     publishDelay: values['publish-delay'] === undefined ? 0 : integer('publish-delay', values['publish-delay'], MAX_PUBLISH_DELAY_MS),
+    journalSize: values['journal-size'] === undefined ? DEFAULT_JOURNAL_SIZE : integer('journal-size', values['journal-size'], 1_000_000),
     help: values.help,
   }
 }

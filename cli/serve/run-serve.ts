@@ -20,7 +20,13 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     console.log(SERVE_USAGE)
     return EXIT.ok
   }
-  const serviceOptions = { now: args.now, clockRate: args.clockRate, publishDelayMs: args.publishDelay, rateLimit: args.rateLimit ? undefined : false as const }
+  const serviceOptions = {
+    now: args.now,
+    clockRate: args.clockRate,
+    publishDelayMs: args.publishDelay,
+    rateLimit: args.rateLimit ? undefined : false as const,
+    journal: args.journalSize === 0 ? false as const : { size: args.journalSize },
+  }
   let loaded
   try {
     loaded = args.data === undefined ? undefined : loadDataFile(args.data, serviceOptions)
@@ -56,8 +62,10 @@ export async function runServe(argv: readonly string[]): Promise<number> {
   console.log('')
   console.log(`  curl '${server.url}/openapi.json'`)
   console.log('')
-  console.log('control plane for test suites: GET /_mock/usage, POST /_mock/reset, GET|POST|DELETE /_mock/faults,')
-  console.log('GET|POST /_mock/clock. Ctrl-C stops.')
+  console.log('control plane for test suites: GET /_mock/health, GET|DELETE /_mock/requests, GET /_mock/usage,')
+  console.log('POST /_mock/reset, GET|POST|DELETE /_mock/faults, GET|POST /_mock/clock (described by GET /_mock/openapi.json).')
+  console.log(`parallel suites: ${server.url}/_sessions/NAME is a session of its own (usage, rate windows, journal, faults, clock).`)
+  console.log('Ctrl-C stops.')
   const running = server
   // SIGINT or SIGTERM: answers in flight complete, then the server closes and the command exits 0.
   return new Promise<number>((resolve) => {

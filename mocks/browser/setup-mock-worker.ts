@@ -1,7 +1,9 @@
 import { setupWorker, type SetupWorker } from 'msw/browser'
 import { DEFAULT_BASE_URL } from '../../src/contract/index.js'
+import { journalOf, type JournalView } from '../core/journal-view.js'
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js'
 import { createHandlers } from '../msw/handlers.js'
+import { BROWSER_FAULT_KINDS } from '../msw/fault-body.js'
 
 /** Options of {@link setupMockWorker}: those of `setupMockService`. */
 export interface SetupMockWorkerOptions extends MockServiceOptions {
@@ -15,7 +17,7 @@ export interface SetupMockWorkerOptions extends MockServiceOptions {
 export type MockWorkerStartOptions = NonNullable<Parameters<SetupWorker['start']>[0]>
 
 /** The reference service behind MSW's Service Worker, in a browser page. */
-export interface MockWorkerHandle {
+export interface MockWorkerHandle extends JournalView {
   /** The service: usage, clock, keys, faults. */
   readonly service: MockService
   /** The underlying MSW worker, e.g. for `worker.use(...)` overrides. */
@@ -47,8 +49,10 @@ export interface MockWorkerHandle {
 export function setupMockWorker(options: SetupMockWorkerOptions = {}): MockWorkerHandle {
   const { baseUrl = DEFAULT_BASE_URL, latency, ...serviceOptions } = options
   const service = createMockService(serviceOptions)
+  service.faults.capabilities.restrict('MSW browser worker', BROWSER_FAULT_KINDS, "a browser's Service Worker answers whole responses only")
   const worker = setupWorker(...createHandlers(service, { baseUrl, latency }))
   return {
+    ...journalOf(service),
     service,
     worker,
     baseUrl,

@@ -17,6 +17,7 @@ import { isResponse, resolveExchange, resolveInterval, resolveMethod } from './r
 import { mapKey } from '../data/map-key.js'
 import { readHeader } from './read-header.js'
 import { visibleUntil } from './service-time.js'
+import type { RequestNote } from './routes.js'
 import type { HeaderSource, MockResponse } from './types.js'
 
 const UNAUTHENTICATED = { 'www-authenticate': 'APIKey' }
@@ -38,12 +39,13 @@ interface CandleRoute<Q extends CandleQuery> {
 }
 
 /** Authentication, validation, resolution, plan, rate limit, in this order; only a 200 is counted (contract: order-of-checks). */
-async function answer<Q extends CandleQuery>(route: CandleRoute<Q>, ctx: ServiceContext, raw: RawQuery, headers: HeaderSource | undefined): Promise<MockResponse> {
+async function answer<Q extends CandleQuery>(route: CandleRoute<Q>, ctx: ServiceContext, raw: RawQuery, headers: HeaderSource | undefined, note: RequestNote | undefined): Promise<MockResponse> {
   const key = readHeader(headers, API_KEY_HEADER)?.trim()
   if (!key) return fail(401, 'Not authenticated', UNAUTHENTICATED)
   const accountId = await ctx.keys.accountOf(key)
   const account = accountId === undefined ? undefined : ctx.accounts.get(accountId)
   if (!account) return fail(401, 'Invalid API key', UNAUTHENTICATED)
+  if (note) note.account = account.id
 
   const parsed = route.schema.safeParse(raw)
   if (!parsed.success) return invalid(toValidationIssues(parsed.error.issues, raw))
@@ -104,5 +106,5 @@ const aggregatedOhlcvRoute: CandleRoute<z.output<typeof aggregatedOhlcvQuerySche
   },
 }
 
-export const exchangeOhlcv = (ctx: ServiceContext, raw: RawQuery, headers?: HeaderSource) => answer(exchangeOhlcvRoute, ctx, raw, headers)
-export const aggregatedOhlcv = (ctx: ServiceContext, raw: RawQuery, headers?: HeaderSource) => answer(aggregatedOhlcvRoute, ctx, raw, headers)
+export const exchangeOhlcv = (ctx: ServiceContext, raw: RawQuery, headers?: HeaderSource, note?: RequestNote) => answer(exchangeOhlcvRoute, ctx, raw, headers, note)
+export const aggregatedOhlcv = (ctx: ServiceContext, raw: RawQuery, headers?: HeaderSource, note?: RequestNote) => answer(aggregatedOhlcvRoute, ctx, raw, headers, note)

@@ -1,35 +1,16 @@
 import * as z from 'zod/mini'
-import { parseDateTime } from '../../src/contract/index.js'
-import { MAX_CLOCK_RATE, toEpochMs } from './clock.js'
+import { rawQueryOf } from '../../src/contract/index.js'
+import { toEpochMs } from './clock.js'
 import { bodyIssues } from './body-issues.js'
 import { faultSchema } from './faults.js'
+import { clockUpdateSchema } from './control-plane-bodies.js'
+import { buildControlPlaneOpenApi } from './control-openapi.js'
+import { RequestWaitTimeoutError } from './journal.js'
+import { filterOf, requestsQuerySchema } from './requests-query.js'
 import { fail, invalid, json } from './respond.js'
 import type { MockService } from './service.js'
 import type { MockResponse } from './types.js'
 
-/**
- * The body of `POST /_mock/clock`: set the clock at `now`, or move it by `advance_ms` (at most one
- * of the two), and/or run it at `rate` times wall speed.
- */
-export const clockUpdateSchema = z
-  .strictObject({
-    /** An ISO 8601 datetime, read like the `start` parameter. */
-    now: z.optional(
-      z.string().check(z.refine((text) => parseDateTime(text).ok, { error: 'Input should be a valid datetime or date', params: { type: 'datetime_from_date_parsing' } })),
-    ),
-    /** Milliseconds to move the clock by; negative moves it back. */
-    advance_ms: z.optional(z.number().check(z.refine(Number.isFinite, { error: 'must be a finite number' }))),
-    /** Clock milliseconds per wall millisecond from now on: 1 wall speed, 60 a minute per second, 0 fixed. */
-    rate: z.optional(z.number().check(z.gte(0), z.lte(MAX_CLOCK_RATE))),
-  })
-  .check(
-    z.refine((body) => !(body.now !== undefined && body.advance_ms !== undefined), { error: 'give at most one of "now" and "advance_ms"' }),
-    z.refine((body) => body.now !== undefined || body.advance_ms !== undefined || body.rate !== undefined, {
-      error: 'give "now", "advance_ms" or "rate"',
-    }),
-  )
-/** The body of `POST /_mock/clock`. */
-export type ClockUpdate = z.infer<typeof clockUpdateSchema>
 
 /** The largest body a control request may carry. */
 export const MAX_CONTROL_BODY = 64 * 1024
@@ -38,10 +19,14 @@ export const MAX_CONTROL_BODY = 64 * 1024
 export interface ControlRequest {
   method: string
   path: string
+  /** The query string, without `?`. @default '' */
+  query?: string
   body: string
+  /** Aborted when the server closes: a waiting `GET /_mock/requests` answers at once. */
+  signal?: AbortSignal
 }
 
-type Handler = (service: MockService, body: string) => Promise<MockResponse> | MockResponse
+type Handler = (service: MockService, body: string, query: string, signal: AbortSignal | undefined) => Promise<MockResponse> | MockResponse
 
 /** Parses a JSON body against `schema`; a 422 in the service's format when it does not fit. */
 function parseBody<S extends z.ZodMiniType>(schema: S, text: string): { data: z.output<S> } | { error: MockResponse } {
@@ -56,9 +41,37 @@ function parseBody<S extends z.ZodMiniType>(schema: S, text: string): { data: z.
   return result.success ? { data: result.data } : { error: invalid(bodyIssues(result.error.issues, body)) }
 }
 
+/** `GET /_mock/requests`: the journal, filtered; with `wait_for`, once that many matching requests arrived (408 with what did, on timeout). */
+async function listRequests(service: MockService, query: string, signal: AbortSignal | undefined): Promise<MockResponse> {
+  const raw = rawQueryOf(new URLSearchParams(query))
+  const result = requestsQuerySchema.safeParse(raw)
+  if (!result.success) return invalid(bodyIssues(result.error.issues, raw).map((issue) => ({ ...issue, loc: ['query', ...issue.loc.slice(1)] })))
+  const filter = filterOf(result.data)
+  if (result.data.wait_for === undefined) return json(200, service.requests(filter))
+  try {
+    const timeoutMs = result.data.timeout_ms === undefined ? 5000 : Number(result.data.timeout_ms)
+    return json(200, await service.waitForRequests(filter, { count: Number(result.data.wait_for), timeoutMs, signal }))
+  } catch (error) {
+    if (signal?.aborted) return fail(503, 'The server is closing: the wait ended before its requests arrived')
+    if (!(error instanceof RequestWaitTimeoutError)) return fail(409, (error as Error).message)
+    return json(408, { detail: error.message, requests: error.requests })
+  }
+}
+
 const clockBody = (service: MockService) => json(200, { now: new Date(service.clock.now()).toISOString(), rate: service.clock.rate })
 
+// Built on first use: most test suites never ask for it.
+let controlDocument: Record<string, unknown> | undefined
+
+const NO_CONTENT: MockResponse = { status: 204, headers: {}, body: null }
+
 const ROUTES: Record<string, Record<string, Handler>> = {
+  '/_mock/openapi.json': { GET: () => json(200, (controlDocument ??= buildControlPlaneOpenApi())) },
+  '/_mock/health': { GET: (service) => json(200, { status: 'ok', sessions: service.sessions().length }) },
+  '/_mock/requests': {
+    GET: (service, _body, query, signal) => listRequests(service, query, signal),
+    DELETE: (service) => (service.clearRequests(), NO_CONTENT),
+  },
   '/_mock/usage': { GET: (service) => json(200, service.usage()) },
   '/_mock/reset': { POST: async (service) => (await service.reset(), { status: 204, headers: {}, body: null }) },
   '/_mock/faults': {
@@ -101,7 +114,7 @@ export const isControlPath = (path: string): boolean => path === '/_mock' || pat
 export const readsBody = (method: string, path: string): boolean => method === 'POST' && (path === '/_mock/faults' || path === '/_mock/clock')
 
 /**
- * Answers a control-plane request of the standalone server: usage, reset, faults, clock. Another
+ * Answers a control-plane request of the standalone server: health, requests, usage, reset, faults, clock. Another
  * method on a control path is 405 with `Allow`; an unknown `/_mock` path is 404.
  */
 export async function handleControl(service: MockService, request: ControlRequest): Promise<MockResponse> {
@@ -109,5 +122,5 @@ export async function handleControl(service: MockService, request: ControlReques
   if (!route) return fail(404, 'Not Found')
   const handler = route[request.method]
   if (!handler) return fail(405, 'Method Not Allowed', { allow: Object.keys(route).join(', ') })
-  return handler(service, request.body)
+  return handler(service, request.body, request.query ?? '', request.signal)
 }

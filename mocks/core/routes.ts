@@ -5,11 +5,19 @@ import type { ServiceContext } from './context.js'
 import { OPENAPI_PATH, openApiDocument } from './openapi-route.js'
 import type { HeaderSource, MockResponse } from './types.js'
 
+/** What a route learns of a request for the journal. */
+export interface RequestNote {
+  /** The account the request's key acts as, once authenticated. */
+  account?: string
+}
+
 /** What a route reads of a request. */
 export interface RouteRequest {
   /** The query as received, every value of a repeated parameter kept. */
   readonly query: RawQuery
   readonly headers: HeaderSource | undefined
+  /** Where the route notes what the journal records beside the answer. */
+  readonly note?: RequestNote
 }
 
 /** One GET path of the service. */
@@ -24,8 +32,8 @@ const ENDPOINT_ROUTES: Record<EndpointName, Route['handle']> = {
   assets: (ctx) => catalog.assets(ctx),
   exchange_pairs: (ctx, r) => catalog.exchangePairs(ctx, r.query),
   aggregated_pairs: (ctx, r) => catalog.aggregatedPairs(ctx, r.query),
-  exchange_ohlcv: (ctx, r) => candles.exchangeOhlcv(ctx, r.query, r.headers),
-  aggregated_ohlcv: (ctx, r) => candles.aggregatedOhlcv(ctx, r.query, r.headers),
+  exchange_ohlcv: (ctx, r) => candles.exchangeOhlcv(ctx, r.query, r.headers, r.note),
+  aggregated_ohlcv: (ctx, r) => candles.aggregatedOhlcv(ctx, r.query, r.headers, r.note),
 }
 
 /** Every path the service answers, by exact path (contract: endpoints). A new route is one entry here. */

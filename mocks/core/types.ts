@@ -9,6 +9,17 @@ export interface MockRequest {
   headers?: HeaderSource
 }
 
+/**
+ * How an adapter must deliver an answer an injected fault broke: no answer and a closed connection
+ * (`network_error`), a TCP reset before any byte (`reset`), no answer until the client gives up
+ * (`hang`), the headers and `afterBytes` bytes of the body then a cut connection (`truncate`), or
+ * the whole body slowly (`slow_body`: `bytesPerSecond`, or spread over `durationMs`).
+ */
+export type Delivery =
+  | { kind: 'network_error' | 'reset' | 'hang' }
+  | { kind: 'truncate'; afterBytes: number }
+  | { kind: 'slow_body'; bytesPerSecond?: number; durationMs?: number }
+
 /** What the core answers; adapters turn it into an HTTP response. */
 export interface MockResponse {
   status: number
@@ -17,4 +28,6 @@ export interface MockResponse {
   body: unknown
   /** An injected fault that the adapter must turn into a broken connection instead of a response. */
   networkError?: true
+  /** An injected fault that breaks or slows the delivery of this answer. */
+  delivery?: Delivery
 }

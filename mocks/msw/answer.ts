@@ -1,7 +1,8 @@
 import { delay } from 'msw'
 import { CORS_HEADERS, preflightHeaders } from '../core/cors.js'
 import type { MockService } from '../core/service.js'
-import { type BytePool, encodeBody } from './encode-body.js'
+import { type BytePool, encodeBody, encodeBytes } from './encode-body.js'
+import { faultBody, untilAborted } from './fault-body.js'
 
 /** What the handlers need to answer a request under their base URL. */
 export interface AnswerContext {
@@ -25,9 +26,19 @@ export async function answer(request: Request, context: AnswerContext): Promise<
   const url = new URL(request.url)
   const res = await context.service.handle({ method: request.method, url: url.pathname.slice(context.prefix.length) + url.search, headers: request.headers })
   if (context.latency > 0) await delay(context.latency)
-  if (res.networkError) return 'network-error'
-  const encoded = res.status === 204 ? undefined : encodeBody(res.body, context.pool)
+  const delivery = res.delivery
+  if (res.networkError || delivery?.kind === 'network_error' || delivery?.kind === 'reset') return 'network-error'
+  if (delivery?.kind === 'hang') {
+    await untilAborted(request.signal)
+    return 'network-error'
+  }
   const headers: Record<string, string> = { ...CORS_HEADERS, 'content-type': 'application/json', ...res.headers }
+  if (delivery?.kind === 'truncate' || delivery?.kind === 'slow_body') {
+    const bytes = encodeBytes(res.body, context.pool)
+    headers['content-length'] = String(bytes.byteLength)
+    return new Response(faultBody(bytes, delivery, request.signal), { status: res.status, headers })
+  }
+  const encoded = res.status === 204 ? undefined : encodeBody(res.body, context.pool)
   // Content-Length as the standalone server sends it: MSW's interception in Node ends the
   // connection after a body of unknown length, so without it every request opened a new one
   // (a TLS handshake for https).

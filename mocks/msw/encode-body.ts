@@ -20,10 +20,17 @@ export interface EncodedBody {
  */
 export function encodeBody(body: unknown, pool: BytePool): EncodedBody {
   if (!hasBuffer) return { body: JSON.stringify(body) }
+  const own = encodeBytes(body, pool)
+  return { body: oneChunkStream(own), length: own.byteLength }
+}
+
+/** The bytes of `JSON.stringify(body)`, the answer's own. */
+export function encodeBytes(body: unknown, pool: BytePool): Uint8Array<ArrayBuffer> {
+  if (!hasBuffer) return new TextEncoder().encode(JSON.stringify(body))
   const encoded = encodeJson(body, pool)
   const own = Uint8Array.prototype.slice.call(encoded) as Uint8Array<ArrayBuffer>
   pool.give(encoded)
-  return { body: oneChunkStream(own), length: own.byteLength }
+  return own
 }
 
 /**

@@ -12,7 +12,8 @@ export function handlersFetch(handlers: () => readonly unknown[]): typeof fetch 
     if (request.signal.aborted) throw request.signal.reason
     const res = await getResponse(handlers() as RequestHandler[], request)
     if (res === undefined) throw new TypeError(`fetch failed: no mock handler answers ${request.method} ${request.url}`)
-    if (res.type === 'error') throw new TypeError('fetch failed: the mock answered with a network error')
+    // An aborted request rejects with its signal's reason, as a real fetch does (a hang fault ends so).
+    if (res.type === 'error') throw request.signal.aborted ? request.signal.reason : new TypeError('fetch failed: the mock answered with a network error')
     return res
   }
 }
@@ -28,7 +29,7 @@ export function directFetch(pattern: string, context: AnswerContext): typeof fet
     if (request.signal.aborted) throw request.signal.reason
     if (!request.url.startsWith(root)) throw new TypeError(`fetch failed: no mock handler answers ${request.method} ${request.url}`)
     const res = await answer(request, context)
-    if (res === 'network-error') throw new TypeError('fetch failed: the mock answered with a network error')
+    if (res === 'network-error') throw request.signal.aborted ? request.signal.reason : new TypeError('fetch failed: the mock answered with a network error')
     return res
   }
 }

@@ -3,6 +3,10 @@ import { DEFAULT_BASE_URL } from '../../src/contract/index.js'
 import type { MockService } from '../core/service.js'
 import { answer, type AnswerContext } from './answer.js'
 import { BytePool } from './encode-body.js'
+import { BROWSER_FAULT_KINDS, MSW_FAULT_KINDS } from './fault-body.js'
+
+// Node's Buffer marks the runtime where a handler's answer can be a stream cut or slowed at will.
+const inNode = typeof (globalThis as { Buffer?: unknown }).Buffer === 'function'
 
 /** Options of {@link createHandlers}. */
 export interface MockHandlersOptions {
@@ -32,6 +36,9 @@ export function createHandlers(service: MockService, options: MockHandlersOption
 
 /** The URL pattern the handlers intercept and what they answer with. */
 export function handlersContext(service: MockService, options: MockHandlersOptions): { pattern: string; context: AnswerContext } {
+  // A fault these handlers cannot deliver is refused when added, never skipped in silence.
+  if (inNode) service.faults.capabilities.restrict('MSW adapter', MSW_FAULT_KINDS, 'MSW answers without a socket, so it cannot send a TCP reset; use network_error')
+  else service.faults.capabilities.restrict('MSW adapter (browser)', BROWSER_FAULT_KINDS, "a browser's Service Worker answers whole responses only")
   const base = new URL(options.baseUrl ?? DEFAULT_BASE_URL)
   const prefix = base.pathname.replace(/\/+$/, '')
   return { pattern: `${base.origin}${prefix}/*`, context: { service, prefix, latency: options.latency ?? 0, pool: new BytePool() } }

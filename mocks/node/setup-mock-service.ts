@@ -1,5 +1,6 @@
 import { setupServer, type SetupServer } from 'msw/node'
 import { DEFAULT_BASE_URL } from '../../src/contract/index.js'
+import { journalOf, type JournalView } from '../core/journal-view.js'
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js'
 import { createHandlers, handlersContext } from '../msw/handlers.js'
 import { directFetch, handlersFetch } from '../msw/handlers-fetch.js'
@@ -13,7 +14,7 @@ export interface SetupMockServiceOptions extends MockServiceOptions {
 }
 
 /** A reference service behind MSW in this process, for vitest or jest. */
-export interface MockServiceHandle {
+export interface MockServiceHandle extends JournalView {
   /** The service: usage, clock, keys, faults. */
   readonly service: MockService
   /** The underlying MSW server, e.g. for `server.use(...)` overrides. */
@@ -55,6 +56,7 @@ export function setupMockService(options: SetupMockServiceOptions = {}): MockSer
   const viaHandlers = handlersFetch(() => server.listHandlers())
   const direct = directFetch(pattern, context)
   return {
+    ...journalOf(service),
     service,
     server,
     baseUrl,

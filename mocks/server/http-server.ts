@@ -9,6 +9,8 @@ import { createClientErrorListener } from './client-error.js'
 import { MAX_CONTROL_BODY, handleControl, isControlPath, readsBody } from '../core/control-plane.js'
 import { encodeJson } from './encode-json.js'
 import { withDate } from '../core/service-time.js'
+import { OpenFaults, deliver } from './deliver.js'
+import { splitSessionUrl, tooManySessions } from '../core/session-path.js'
 import type { MockResponse } from '../core/types.js'
 
 /** Options of {@link startMockServer}. */
@@ -35,16 +37,19 @@ export interface RunningMockServer {
 
 const EMPTY = Buffer.alloc(0)
 
-function send(res: ServerResponse, answer: MockResponse, pool: BytePool): void {
+function send(res: ServerResponse, answer: MockResponse, pool: BytePool, open?: OpenFaults): void {
   // The parser refused the rest of this connection's bytes and already answered (see client-error.ts).
   // (res.socket is null while a pipelined response waits its turn: the request's socket is the one to ask.)
   const socket = res.req.socket
   if (!socket || socket.destroyed || socket.writableEnded) return
   // Encoded once: the length and the bytes written come from the same buffer.
-  const body = answer.status === 204 ? EMPTY : encodeJson(answer.body, pool)
-  res.writeHead(answer.status, { ...CORS_HEADERS, ...answer.headers, 'content-length': body.length })
-  // 'finish': every byte is with the kernel, so the buffer can serve another response.
-  res.end(body, () => pool.give(body))
+  const body = answer.status === 204 || answer.delivery?.kind === 'hang' || answer.delivery?.kind === 'reset' || answer.networkError ? EMPTY : encodeJson(answer.body, pool)
+  const head = () => res.writeHead(answer.status, { ...CORS_HEADERS, ...answer.headers, 'content-length': body.length })
+  // 'finish' (or the fault's end): every byte is with the kernel, so the buffer can serve another response.
+  const done = () => pool.give(body)
+  if (answer.delivery && open) return deliver(res, answer.delivery, head, body, open, done)
+  head()
+  res.end(body, done)
 }
 
 const TOO_LARGE = json(413, { detail: `Request body too large: the /_mock endpoints take at most ${MAX_CONTROL_BODY} bytes` })
@@ -75,7 +80,7 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
  * header comes from a browser page, which could send a simple cross-origin POST and wipe a local
  * server's state: it is refused.
  */
-async function controlEndpoint(service: MockService, req: IncomingMessage | undefined, method: string, path: string): Promise<MockResponse> {
+async function controlEndpoint(service: MockService, req: IncomingMessage | undefined, method: string, path: string, query: string, signal?: AbortSignal): Promise<MockResponse> {
   if (req?.headers.origin !== undefined) return json(403, { detail: 'The /_mock endpoints refuse cross-origin browser requests' })
   let body = ''
   if (req && readsBody(method, path)) {
@@ -83,20 +88,35 @@ async function controlEndpoint(service: MockService, req: IncomingMessage | unde
     if (text === undefined) return TOO_LARGE
     body = text
   }
-  return handleControl(service, { method, path, body })
+  return handleControl(service, { method, path, query, body, signal })
 }
 
-/** Answers one request: the control plane, or the service itself. */
-function route(service: MockService, req: IncomingMessage | undefined, method: string, url: string): Promise<MockResponse> {
-  const path = url.split('?', 1)[0]!
+/** Answers one request: the control plane, or the service itself; under `/_sessions/NAME/`, that session's. */
+async function route(root: MockService, req: IncomingMessage | undefined, method: string, url: string, signal?: AbortSignal): Promise<MockResponse> {
+  let service = root
+  const session = splitSessionUrl(url)
+  if (session && !('name' in session)) return session
+  if (session) {
+    try {
+      service = root.session(session.name)
+    } catch {
+      return tooManySessions()
+    }
+    url = session.rest
+  }
+  const queryAt = url.indexOf('?')
+  const path = queryAt < 0 ? url : url.slice(0, queryAt)
   // The service stamps its own answers; control answers carry its clock in `Date` too.
-  if (isControlPath(path)) return controlEndpoint(service, req, method, path).then((answer) => withDate(answer, service.clock))
+  if (isControlPath(path)) return withDate(await controlEndpoint(service, req, method, path, queryAt < 0 ? '' : url.slice(queryAt + 1), signal), service.clock)
   return service.handle({ method, url, headers: req?.headers ?? {} })
 }
 
 /** The request listener of the standalone server, for mounting on a server of your own. */
 export function createRequestListener(service: MockService, options: { latency?: number } = {}) {
-  const latency = options.latency ?? 0
+  return listenerOf(service, options.latency ?? 0, new OpenFaults())
+}
+
+function listenerOf(service: MockService, latency: number, open: OpenFaults) {
   const pool = new BytePool()
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? 'GET'
@@ -108,15 +128,11 @@ export function createRequestListener(service: MockService, options: { latency?:
         res.end()
         return
       }
-      const answer = await route(service, req, method, url)
+      const answer = await route(service, req, method, url, open.signal)
       // Whatever body is left unread is drained, so the connection can serve the next request.
       req.resume()
       if (latency > 0) await sleep(latency)
-      if (answer.networkError) {
-        req.socket.destroy()
-        return
-      }
-      send(res, answer, pool)
+      send(res, answer, pool, open)
     } catch (error) {
       // A bug in the reference service must show as a 500, never as a hung request.
       console.error('market-candles mock server:', error)
@@ -143,7 +159,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const { service: given, port = 0, host = '127.0.0.1', latency, ...serviceOptions } = options
   const service = given ?? createMockService(serviceOptions)
   // The Host header does not matter to the service; Node would refuse its absence with an empty 400.
-  const server = createServer({ requireHostHeader: false }, createRequestListener(service, { latency }))
+  // Answers a fault keeps open (a hang, a slow body) end when the server closes.
+  const open = new OpenFaults()
+  const server = createServer({ requireHostHeader: false }, listenerOf(service, latency ?? 0, open))
   answerParserErrors(server, service)
   server.keepAliveTimeout = 5000
   await new Promise<void>((resolve, reject) => {
@@ -163,6 +181,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()))
         server.closeIdleConnections()
+        open.close()
       }),
   }
 }

@@ -16,6 +16,33 @@ function isLeap(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
 }
 
+const bits = new Float64Array(1)
+const word = new BigInt64Array(bits.buffer)
+
+/** The next double after `x` towards `direction` (x is a whole number of ms, never 0 here but handled). */
+function nextDouble(x: number, direction: 1 | -1): number {
+  if (x === 0) return direction * Number.MIN_VALUE
+  bits[0] = x
+  word[0]! += (x > 0) === (direction > 0) ? 1n : -1n
+  return bits[0]!
+}
+
+/**
+ * `whole` ms plus the digits after the third fractional one (up to six: down to the nanosecond).
+ * A double near today's epoch ms holds about a quarter of a microsecond, so 7 to 9 digits would
+ * vanish in a plain sum (`.0000001` read as `.000`, admitting the candle at the whole second).
+ * Any sub-millisecond digit other than zero keeps the value strictly between `whole` and
+ * `whole + 1`, so every comparison with a whole-millisecond instant (every `close_ts`) is exact.
+ */
+function withSubMillisecond(whole: number, digits: string): number {
+  const nanos = Number(digits.padEnd(6, '0') || '0')
+  if (nanos === 0) return whole
+  const sum = whole + nanos / 1e6
+  if (sum <= whole) return nextDouble(whole, 1)
+  if (sum >= whole + 1) return nextDouble(whole + 1, -1)
+  return sum
+}
+
 /**
  * Parses a datetime (contract: time) into epoch milliseconds. Sub-millisecond digits are kept as a fraction, so
  * bounds compare exactly. Instants outside years 0001..9999 (UTC) are refused.
@@ -47,8 +74,8 @@ export function parseDateTime(text: string): DateTimeParseResult {
   const date = new Date(0)
   date.setUTCFullYear(year, month - 1, day)
   date.setUTCHours(hour, minute, second, 0)
-  const fraction = frac === undefined ? 0 : Number(`0.${frac}`) * 1000
-  const ms = date.getTime() + fraction - offsetMinutes * 60_000
+  const whole = date.getTime() - offsetMinutes * 60_000 + (frac === undefined ? 0 : Number(frac.slice(0, 3).padEnd(3, '0')))
+  const ms = withSubMillisecond(whole, frac === undefined ? '' : frac.slice(3))
   // An offset can push year 0001 or 9999 out of the range every output format can write.
   if (ms < MIN_MS || ms > MAX_MS) return { ok: false, reason: 'datetime is outside 0001-01-01 to 9999-12-31 UTC' }
   return { ok: true, ms }

@@ -1,0 +1,134 @@
+import * as z from 'zod/mini'
+import { componentSchemas, inlineSchema, type SchemaMeta } from '../../src/openapi/json-schema.js'
+import { errorBodySchema, validationErrorBodySchema, validationIssueSchema } from '../../src/schemas/index.js'
+import { clockUpdateSchema } from './control-plane-bodies.js'
+import { clockSchema, faultIdSchema, healthSchema, pendingFaultSchema, usageSchema, waitTimeoutSchema } from './control-schemas.js'
+import { faultSchema, latencySchema } from './fault-schema.js'
+import { journalEntrySchema, rejectionReasonSchema } from './journal-entry.js'
+import { MAX_WAIT_MS, requestsQuerySchema } from './requests-query.js'
+
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` })
+const json = (schema: unknown, description: string) => ({ description, content: { 'application/json': { schema } } })
+const NO_CONTENT = { description: 'Done; no body.' }
+const FORBIDDEN = json(ref('ErrorBody'), 'The request carries an `Origin` header (a browser page): every `/_mock` route refuses it, so a web page cannot change a local server\'s state.')
+const INVALID = json(ref('ValidationErrorBody'), 'A bad body or query, in the service\'s 422 format with `loc: ["body", ...]` or `["query", ...]`; nothing changed.')
+const TOO_LARGE = json(ref('ErrorBody'), 'A body over 64 KiB.')
+
+function registry() {
+  const r = z.registry<SchemaMeta>()
+  r.add(faultSchema, { id: 'Fault', description: 'A fault to inject. Which requests: `path`, `query` and `account` match, after the first `after` of them, each with `probability` (drawn from `seed`), for `times` requests. What happens: `kind`. Fields of another kind are refused.' })
+  r.add(latencySchema, { id: 'Latency', description: 'A delay in milliseconds: a number, or `{"dist": "uniform", "min_ms", "max_ms"}`, or `{"dist": "lognormal", "median_ms", "sigma"}` (seeded by the fault\'s `seed`; at most 600000).' })
+  r.add(pendingFaultSchema, { id: 'PendingFault', description: 'A queued fault as given, with its `id` and the requests it still applies to (`times`, null for unlimited).' })
+  r.add(faultIdSchema, { id: 'FaultId' })
+  r.add(clockUpdateSchema, { id: 'ClockUpdate', description: 'At most one of `now` (set the clock) and `advance_ms` (move it), and/or `rate` (run it at that many times wall speed; 0 fixes it).' })
+  r.add(clockSchema, { id: 'Clock', description: 'The service clock, ISO 8601, and its rate (clock ms per wall ms; 0 when fixed).' })
+  r.add(usageSchema, { id: 'Usage', description: 'Counted calls per account id, zeros included.' })
+  r.add(healthSchema, { id: 'Health', description: 'The server answers; `sessions` is how many sessions exist.' })
+  r.add(journalEntrySchema, { id: 'JournalEntry', description: 'One request the service answered. The API key is never recorded; `account` is the account it acts as.' })
+  r.add(rejectionReasonSchema, { id: 'RejectionReason', description: 'Why a request was refused: the fields of a 422, the rule of a 401, 403, 404 or 405, the window of a 429.' })
+  r.add(waitTimeoutSchema, { id: 'WaitTimeout', description: 'The wait form ran out of time: what it waited for, and the matching requests that did arrive.' })
+  r.add(errorBodySchema, { id: 'ErrorBody' })
+  r.add(validationErrorBodySchema, { id: 'ValidationErrorBody' })
+  r.add(validationIssueSchema, { id: 'ValidationIssue' })
+  return r
+}
+
+/** The query parameters of `GET /_mock/requests`, from the schema that checks them. */
+function requestsParameters(r: z.core.$ZodRegistry<SchemaMeta>) {
+  const DESCRIPTIONS: Record<string, string> = {
+    path: 'Only requests to this exact path.',
+    status: 'Only requests answered with this status.',
+    account: 'Only requests whose key acts as this account.',
+    method: 'Only requests with this method.',
+    since: 'Only requests after this `seq` number, or at or after this ISO 8601 instant (wall clock).',
+    wait_for: 'Wait until this many matching requests are in the journal (those already there count), then answer them.',
+    timeout_ms: `How long the wait form waits before a 408, at most ${MAX_WAIT_MS}; default 5000.`,
+  }
+  return Object.entries(requestsQuerySchema.def.shape).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: false,
+    description: DESCRIPTIONS[name],
+    schema: withoutZodFormats(inlineSchema((schema as z.ZodMiniOptional).def.innerType as z.ZodMiniType, r)),
+  }))
+}
+
+/**
+ * The OpenAPI 3.1 document of the reference service's control plane (`/_mock/...`), built from the
+ * zod schemas that check its bodies and queries. Served at `GET /_mock/openapi.json`.
+ *
+ * @example
+ * const doc = buildControlPlaneOpenApi()
+ * Object.keys(doc.paths) // ['/_mock/health', '/_mock/requests', ...]
+ */
+export function buildControlPlaneOpenApi(): Record<string, unknown> {
+  const r = registry()
+  const guarded = (responses: Record<string, unknown>) => ({ ...responses, 403: FORBIDDEN })
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    info: {
+      title: 'market-candles reference service: control plane',
+      version: 'v1',
+      description:
+        'The `/_mock` routes of `market-candles serve`, for test suites in any language: the request journal, injected faults, usage, the clock, reset. Under `/_sessions/{session}` every route acts on that session only (created on first use).',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [
+      { url: 'http://127.0.0.1:4010', description: 'The reference service: `npx market-candles serve`' },
+      { url: 'http://127.0.0.1:4010/_sessions/{session}', description: 'One session of it', variables: { session: { default: 'default', description: '1 to 64 letters, digits, `.`, `_`, `~` or `-`' } } },
+    ],
+    paths: {
+      '/_mock/health': { get: { operationId: 'health', summary: 'Is the server up', responses: guarded({ 200: json(ref('Health'), 'Up.') }) } },
+      '/_mock/requests': {
+        get: {
+          operationId: 'listRequests',
+          summary: 'The request journal, oldest first; with wait_for, once that many matching requests arrived',
+          parameters: requestsParameters(r),
+          responses: guarded({
+            200: json({ type: 'array', items: ref('JournalEntry') }, 'The matching requests.'),
+            408: json(ref('WaitTimeout'), 'The wait form ran out of time.'),
+            409: json(ref('ErrorBody'), 'The wait form, with the journal switched off (`serve --journal-size 0`).'),
+            503: json(ref('ErrorBody'), 'The wait form, when the server closes before the requests arrived.'),
+            422: INVALID,
+          }),
+        },
+        delete: { operationId: 'clearRequests', summary: 'Empty the journal', responses: guarded({ 204: NO_CONTENT }) },
+      },
+      '/_mock/usage': { get: { operationId: 'usage', summary: 'Counted calls per account', responses: guarded({ 200: json(ref('Usage'), 'Usage.') }) } },
+      '/_mock/reset': {
+        post: { operationId: 'reset', summary: 'Usage, rate windows, keys, clock, journal back to the start; faults dropped (on the root: every session too)', responses: guarded({ 204: NO_CONTENT }) },
+      },
+      '/_mock/faults': {
+        get: { operationId: 'listFaults', summary: 'The pending faults, in the order they apply', responses: guarded({ 200: json({ type: 'array', items: ref('PendingFault') }, 'Pending faults.') }) },
+        post: {
+          operationId: 'addFault',
+          summary: 'Inject a fault',
+          requestBody: { required: true, content: { 'application/json': { schema: ref('Fault') } } },
+          responses: guarded({ 201: json(ref('FaultId'), 'Queued.'), 413: TOO_LARGE, 422: INVALID }),
+        },
+        delete: { operationId: 'clearFaults', summary: 'Drop every fault', responses: guarded({ 204: NO_CONTENT }) },
+      },
+      '/_mock/clock': {
+        get: { operationId: 'clock', summary: 'The service clock', responses: guarded({ 200: json(ref('Clock'), 'Now.') }) },
+        post: {
+          operationId: 'setClock',
+          summary: 'Set, move or run the service clock',
+          requestBody: { required: true, content: { 'application/json': { schema: ref('ClockUpdate') } } },
+          responses: guarded({ 200: json(ref('Clock'), 'The new now.'), 413: TOO_LARGE, 422: INVALID }),
+        },
+      },
+      '/_mock/openapi.json': { get: { operationId: 'controlPlaneOpenApi', summary: 'This document', responses: guarded({ 200: json({ type: 'object' }, 'The OpenAPI 3.1 document of the control plane.') }) } },
+    },
+    components: { schemas: withoutZodFormats(componentSchemas(r)) },
+  }
+}
+
+// zod names its `startsWith` check as a format; JSON Schema has no such format (the pattern says it).
+function withoutZodFormats<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutZodFormats) as T
+  if (value === null || typeof value !== 'object') return value
+  const out: Record<string, unknown> = {}
+  for (const [key, inner] of Object.entries(value)) if (!(key === 'format' && inner === 'starts_with')) out[key] = withoutZodFormats(inner)
+  return out as T
+}

@@ -1,0 +1,261 @@
+/*
+ * Deliberate deviations from the contract, for testing `market-candles conformance`: each wraps the
+ * reference service's `handle` so that one rule is broken. Test-only: nothing here is exported by
+ * the package, so no user gets a "broken" switch by accident.
+ */
+import type { MockRequest, MockResponse, MockService } from '../../mocks/index.js'
+
+type Next = (request: MockRequest) => Promise<MockResponse>
+
+/** One deviation: its name, the conformance rule it breaks, and how it answers instead. */
+export interface Deviation {
+  name: string
+  breaks: string
+  /** Extra flags for the run (an opt-in rule). */
+  flags?: string[]
+  handle(request: MockRequest, next: Next): Promise<MockResponse>
+}
+
+const CANDLES = /^\/v1\/(exchange|aggregated)_ohlcv$/
+const CATALOG = /^\/v1\/(exchanges|assets|exchange_pairs|aggregated_pairs)$/
+const NOW = Date.parse('2025-01-01T00:00:00Z')
+const DAY = 86_400_000
+
+function parts(request: MockRequest): { path: string; query: URLSearchParams } {
+  const url = new URL(request.url, 'http://service')
+  return { path: url.pathname, query: url.searchParams }
+}
+
+function withQuery(request: MockRequest, change: (q: URLSearchParams) => void): MockRequest {
+  const { path, query } = parts(request)
+  change(query)
+  return { ...request, url: `${path}?${query}` }
+}
+
+function keyOf(request: MockRequest): string | undefined {
+  const h = request.headers
+  if (!h) return undefined
+  if (h instanceof Headers) return h.get('x-api-key') ?? undefined
+  const v = h['x-api-key']
+  return typeof v === 'string' ? v : undefined
+}
+
+const withoutHeader = (res: MockResponse, name: string): MockResponse => ({ ...res, headers: Object.fromEntries(Object.entries(res.headers).filter(([k]) => k.toLowerCase() !== name)) })
+
+/** A counted call on behalf of `key`, as if the request in hand had been counted. */
+const countFor = (next: Next, key: string) => next({ method: 'GET', url: '/v1/exchange_ohlcv?exchange=bitstamp&interval=1d&base=BTC&quote=USD&limit=1', headers: { 'x-api-key': key } })
+
+/** A datetime with its fractional seconds rounded to the millisecond (the old parser's bug). */
+function roundToMs(text: string): string {
+  const m = /^(.*T\d\d:\d\d:\d\d)[.,](\d{4,9})(Z|z)$/.exec(text)
+  if (!m) return text
+  return new Date(Date.parse(`${m[1]}Z`) + Math.round(Number(`0.${m[2]}`) * 1000)).toISOString()
+}
+
+export const DEVIATIONS: Deviation[] = [
+  {
+    name: 'paging off by one: a start equal to a close_ts skips that candle',
+    breaks: 'inclusive-bounds',
+    handle: (req, next) => {
+      const start = parts(req).query.get('start')
+      if (!CANDLES.test(parts(req).path) || start === null || Number.isNaN(Date.parse(start))) return next(req)
+      return next(withQuery(req, (q) => q.set('start', new Date(Date.parse(start) + 1).toISOString())))
+    },
+  },
+  {
+    name: '`end` moving the anchor: with start and end, the page is the last limit candles before end',
+    breaks: 'start-anchor-with-end',
+    handle: async (req, next) => {
+      const { path, query } = parts(req)
+      const res = await next(req)
+      if (!CANDLES.test(path) || !query.has('start') || !query.has('end') || res.status !== 200) return res
+      if ((res.body as unknown[]).length < Number(query.get('limit') ?? 500)) return res
+      return next(withQuery(req, (q) => q.delete('start')))
+    },
+  },
+  {
+    name: 'descending order',
+    breaks: 'ascending',
+    handle: async (req, next) => {
+      const res = await next(req)
+      return CANDLES.test(parts(req).path) && Array.isArray(res.body) ? { ...res, body: [...res.body].reverse() } : res
+    },
+  },
+  {
+    name: '200 [] instead of 404 on the pairs endpoints',
+    breaks: 'resolution-404',
+    handle: async (req, next) => {
+      const res = await next(req)
+      return /_pairs$/.test(parts(req).path) && res.status === 404 ? { ...res, status: 200, body: [] } : res
+    },
+  },
+  {
+    name: 'a missing header: no RateLimit-Reset on a candle 200',
+    breaks: 'ratelimit-headers',
+    handle: async (req, next) => {
+      const res = await next(req)
+      return res.status === 200 && CANDLES.test(parts(req).path) ? withoutHeader(res, 'ratelimit-reset') : res
+    },
+  },
+  {
+    name: 'a wrong default limit (100)',
+    breaks: 'default-limit',
+    handle: (req, next) => (CANDLES.test(parts(req).path) && !parts(req).query.has('limit') ? next(withQuery(req, (q) => q.set('limit', '100'))) : next(req)),
+  },
+  {
+    name: 'a counted catalog call (when it carries a key)',
+    breaks: 'catalog-not-counted',
+    handle: async (req, next) => {
+      const key = keyOf(req)
+      if (CATALOG.test(parts(req).path) && key) await countFor(next, key)
+      return next(req)
+    },
+  },
+  {
+    name: 'counted errors: a 403, 404 or 422 with a key is counted',
+    breaks: 'errors-not-counted',
+    handle: async (req, next) => {
+      const res = await next(req)
+      const key = keyOf(req)
+      if (CANDLES.test(parts(req).path) && key && [403, 404, 422].includes(res.status)) await countFor(next, key)
+      return res
+    },
+  },
+  {
+    name: 'sub-millisecond digits rounded to the millisecond (start/end with 4 to 9 fractional digits)',
+    breaks: 'fractional-bounds',
+    handle: (req, next) =>
+      next(withQuery(req, (q) => {
+        for (const name of ['start', 'end']) if (q.has(name)) q.set(name, roundToMs(q.get(name)!))
+      })),
+  },
+  {
+    name: 'limit above 1000 served as 1000 instead of a 422',
+    breaks: 'limit-bounds',
+    handle: (req, next) => (Number(parts(req).query.get('limit')) > 1000 ? next(withQuery(req, (q) => q.set('limit', '1000'))) : next(req)),
+  },
+  {
+    name: 'the catalog answers [] to an invalid key instead of ignoring it',
+    breaks: 'catalog-no-key',
+    handle: async (req, next) => {
+      const res = await next(req)
+      const key = keyOf(req)
+      return CATALOG.test(parts(req).path) && key !== undefined && !key.startsWith('demo-') ? { ...res, body: [] } : res
+    },
+  },
+  {
+    name: 'a 401 without WWW-Authenticate',
+    breaks: 'auth-401',
+    handle: async (req, next) => {
+      const res = await next(req)
+      return res.status === 401 ? withoutHeader(res, 'www-authenticate') : res
+    },
+  },
+  {
+    name: 'a 422 reports only its first issue',
+    breaks: 'validation-422',
+    handle: async (req, next) => {
+      const res = await next(req)
+      const detail = (res.body as { detail?: unknown }).detail
+      return res.status === 422 && Array.isArray(detail) ? { ...res, body: { detail: detail.slice(0, 1) } } : res
+    },
+  },
+  {
+    name: 'resolution before validation: an unknown exchange is a 404 whatever the other parameters',
+    breaks: 'order-of-checks',
+    handle: (req, next) => {
+      const exchange = parts(req).query.get('exchange')
+      if (CANDLES.test(parts(req).path) && exchange && !['bitstamp', 'ftx'].includes(exchange)) {
+        return Promise.resolve({ status: 404, headers: { 'content-type': 'application/json' }, body: { detail: `Unknown exchange '${exchange}'` } })
+      }
+      return next(req)
+    },
+  },
+  {
+    name: "a pair's last_close_ts one interval short of its last candle",
+    breaks: 'catalog-coverage',
+    handle: async (req, next) => {
+      const res = await next(req)
+      const { path, query } = parts(req)
+      if (path !== '/v1/exchange_pairs' || res.status !== 200) return res
+      const step = { '1m': 60_000, '1h': 3_600_000, '1d': DAY }[query.get('interval') ?? ''] ?? 0
+      const body = (res.body as Array<{ last_close_ts: string }>).map((p) => ({ ...p, last_close_ts: new Date(Date.parse(p.last_close_ts) - step).toISOString().replace('.000Z', 'Z') }))
+      return { ...res, body }
+    },
+  },
+  {
+    name: 'assets out of ticker order',
+    breaks: 'catalog-order',
+    handle: async (req, next) => {
+      const res = await next(req)
+      return parts(req).path === '/v1/assets' && Array.isArray(res.body) ? { ...res, body: [...res.body].reverse() } : res
+    },
+  },
+  {
+    name: 'a candle field of the wrong type (open as a string)',
+    breaks: 'openapi',
+    handle: async (req, next) => {
+      const res = await next(req)
+      if (!CANDLES.test(parts(req).path) || !Array.isArray(res.body)) return res
+      return { ...res, body: (res.body as Array<{ open: number }>).map((c) => ({ ...c, open: String(c.open) })) }
+    },
+  },
+  {
+    name: 'HEAD served like GET',
+    breaks: 'other-requests',
+    handle: (req, next) => (req.method === 'HEAD' ? next({ ...req, method: 'GET' }) : next(req)),
+  },
+  {
+    name: "the plan's history depth ignored",
+    breaks: 'plan-depth',
+    handle: async (req, next) => {
+      const res = await next(req)
+      const detail = (res.body as { detail?: unknown }).detail
+      return res.status === 403 && typeof detail === 'string' && detail.includes('history depth') ? next({ ...req, headers: { 'x-api-key': 'demo-enterprise-key' } }) : res
+    },
+  },
+  {
+    name: 'an endpoint the plan lacks served anyway (aggregated_ohlcv for free)',
+    breaks: 'plan-access',
+    handle: async (req, next) => {
+      const res = await next(req)
+      const detail = (res.body as { detail?: unknown }).detail
+      return res.status === 403 && typeof detail === 'string' && detail.includes('does not include aggregated_ohlcv') ? next({ ...req, headers: { 'x-api-key': 'demo-enterprise-key' } }) : res
+    },
+  },
+  {
+    name: 'paging backward off by one: without start, a page up to end leaves out its newest candle',
+    breaks: 'forward-backward',
+    handle: async (req, next) => {
+      const { path, query } = parts(req)
+      const res = await next(req)
+      if (!CANDLES.test(path) || query.has('start') || !query.has('end') || res.status !== 200) return res
+      const rows = res.body as Array<{ close_ts: string }>
+      if (rows.length === 0) return res
+      return next(withQuery(req, (q) => q.set('end', new Date(Date.parse(rows.at(-1)!.close_ts) - 1).toISOString())))
+    },
+  },
+  {
+    name: 'without start or end, the page starts 30 days back instead of ending at the latest candle',
+    breaks: 'latest-page',
+    handle: (req, next) => {
+      const { path, query } = parts(req)
+      if (!CANDLES.test(path) || query.has('start') || query.has('end')) return next(req)
+      return next(withQuery(req, (q) => q.set('start', new Date(NOW - 30 * DAY + 3_600_000).toISOString())))
+    },
+  },
+  {
+    name: 'a 429 without Retry-After',
+    breaks: 'rate-limit',
+    flags: ['--include', 'rate-limit'],
+    handle: async (req, next) => {
+      const res = await next(req)
+      return res.status === 429 ? withoutHeader(res, 'retry-after') : res
+    },
+  },
+]
+
+/** The reference service with one deviation: every other method is the real service's. */
+export function deviate(service: MockService, deviation: Deviation): MockService {
+  return { ...service, handle: (request) => deviation.handle(request, (r) => service.handle(r)) }
+}
