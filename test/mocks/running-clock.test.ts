@@ -101,3 +101,15 @@ describe('publishDelayMs: a candle becomes visible only that long after its clos
     }
   })
 })
+
+test('each session has its own clock: running one at 60x leaves the root and the other sessions as they were', async () => {
+  const service = createMockService({ now: '2026-01-01T00:00:00Z' })
+  const a = service.session('a')
+  const b = service.session('b')
+  a.clock.setRate(60)
+  const before = [service.clock.now(), b.clock.now()]
+  await new Promise((r) => setTimeout(r, 50))
+  expect(a.clock.now()).toBeGreaterThan(Date.parse('2026-01-01T00:00:02Z'))
+  expect([service.clock.now(), b.clock.now()]).toEqual(before)
+  expect([service.clock.rate, a.clock.rate, b.clock.rate]).toEqual([0, 60, 0])
+})
