@@ -41,6 +41,10 @@ export interface ExportChildResult {
   peakRssMb: number
   /** CPU time (user + system, every thread of this process) over writeSpanMs, ms. */
   cpuMs: number
+  /** Series started .. the export done, output closed (a sink that buffers flushes at close), ms. */
+  doneSpanMs?: number
+  /** CPU time over doneSpanMs, ms. */
+  doneCpuMs?: number
 }
 
 const cpuNow = () => {
@@ -100,7 +104,11 @@ async function exportRun(): Promise<ExportChildResult> {
     reporter: recorder,
     onInterrupt: () => () => {},
   })
+  const doneAt = performance.now()
+  const doneCpuMs = cpuNow() - cpuAtStart
   return {
+    doneSpanMs: doneAt - startedAt,
+    doneCpuMs,
     exitCode,
     candles,
     pages,

@@ -3,10 +3,13 @@
  * (a) at the rate limit: the export against `serve --latency 250` with the service's rate limit on,
  *     >= 100 full 1m pages: requests/s and 429s (target >= 9.5/s and none);
  * (b) memory: RSS after 2,000,000 candles against RSS after 200,000 (target: within 50 MB), one
- *     export into SQLite in its own process;
+ *     export per sink (SQLite, CSV, JSON Lines, PostgreSQL), each in its own process;
  * (c) where the network is not the limit (`serve --no-rate-limit`, no latency, `--rate-limit off`):
- *     candles/s into SQLite (target >= 200,000), beside a raw fetch -> JSON.parse loop over the same
- *     pages with the same 8 requests in flight. Rounds alternate; the spread is printed.
+ *     candles/s into every sink beside a raw fetch -> JSON.parse loop over the same pages with the
+ *     same 8 requests in flight, all in each round (target: each sink >= 0.6x the raw loop in every
+ *     round; SQLite >= 200,000/s). The spread is printed.
+ * PostgreSQL is a real local server (test/support/postgres-server.ts) with its default durability;
+ * without one installed its rows say so.
  * Every run is a child process (bench/export-child.ts) running the same function as the CLI.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -18,6 +21,7 @@ import { startChildServer, type ChildServer } from './child-server.js'
 import type { ExportChildConfig, ExportChildResult } from './export-child.js'
 import { API_KEY, NOW } from './fixtures.js'
 import { fmt, median, verdict } from './stats.js'
+import { POSTGRES_MISSING, startPostgres } from '../test/support/postgres-server.js'
 import { verdictOf, type BenchRow } from './table.js'
 import { fullPageRange, type WalkRange } from './walk-range.js'
 
@@ -38,16 +42,25 @@ export const THROUGHPUT_TARGET = 200_000
 // Long enough that start-up (JIT, a new file) is a small part of the run.
 const THROUGHPUT_PAGES = 1000
 const ROUNDS = 2
+export const RATIO_TARGET = 0.6
+const SINKS = ['sqlite', 'csv', 'jsonl', 'postgres'] as const
+type SinkName = (typeof SINKS)[number]
+const SINK_NAMES: Record<SinkName, string> = { sqlite: 'SQLite', csv: 'CSV', jsonl: 'JSON Lines', postgres: 'PostgreSQL' }
+interface Rates {
+  rates: number[]
+  cpuRates: number[]
+}
 
 export interface ExportBench {
   rate: { range: WalkRange; rounds: Array<{ run: ExportChildResult; rate: number; counted: number }>; rates: number[]; pass: boolean }
-  memory: { run: ExportChildResult; from: number; to: number; growthMb: number; pass: boolean }
-  throughput: { range: WalkRange; exportRates: number[]; rawRates: number[]; exportCpuRates: number[]; rawCpuRates: number[]; exportCandles: number[]; pass: boolean }
+  memory: Array<{ sink: SinkName; run: ExportChildResult; from: number; to: number; growthMb: number; pass: boolean }>
+  /** Per sink: candles/s, per CPU second, candles stored, and its ratio to the raw loop of the same round. */
+  throughput: { range: WalkRange; raw: Rates; sinks: Partial<Record<SinkName, Rates & { candles: number[]; ratios: number[] }>>; pass: boolean }
   rows: BenchRow[]
   pass: boolean
 }
 
-function inChild(mode: 'export' | 'raw', config: ExportChildConfig): Promise<ExportChildResult> {
+export function inChild(mode: 'export' | 'raw', config: ExportChildConfig): Promise<ExportChildResult> {
   // A config longer than one argument may be (128 KiB on Linux: E2BIG) goes through a temp file.
   let json = JSON.stringify(config)
   let configDir: string | undefined
@@ -61,11 +74,11 @@ function inChild(mode: 'export' | 'raw', config: ExportChildConfig): Promise<Exp
   return runChildForResult(CHILD, [mode, json], CHILD_TIMEOUT_MS, exitCode).finally(cleanUp)
 }
 
-const exportArgs = (range: WalkRange, out: string, extra: string[] = []) => [
-  '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1m', '--start', range.start, '--end', range.end, '--out', out, ...extra,
+export const exportArgs = (range: WalkRange, out: string | string[], extra: string[] = []) => [
+  '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1m', '--start', range.start, '--end', range.end, ...(typeof out === 'string' ? ['--out', out] : out), ...extra,
 ]
 
-async function withServer<T>(name: string, flags: string[], body: (server: ChildServer) => Promise<T>): Promise<T> {
+export async function withServer<T>(name: string, flags: string[], body: (server: ChildServer) => Promise<T>): Promise<T> {
   const server = await startChildServer(name, [CLI, 'serve', '--port', '0', '--host', '127.0.0.1', '--now', NOW, ...flags])
   try {
     return await body(server)
@@ -97,45 +110,88 @@ export async function measureExport(): Promise<ExportBench> {
       pass: median(rates) >= EXPORT_RATE_TARGET && rateRounds.every((r) => r.run.rateLimited === 0 && r.run.pages >= 100 && r.run.candles === rateRange.candles),
     }
 
-    return await withServer('reference server (no rate limit)', ['--no-rate-limit'], async (server) => {
-      // (b) memory over 2 M candles
-      const memRange = fullPageRange(START_MS, MEMORY_PAGES)
-      const memRun = await inChild('export', { baseUrl: server.url, argv: exportArgs(memRange, join(dir, 'memory.sqlite'), ['--rate-limit', 'off']), rssMarks: [MEMORY_FROM, MEMORY_TO] })
-      const at = (n: number) => memRun.rss.find((r) => r.candles === n)?.rssMb ?? Number.NaN
-      const growthMb = at(MEMORY_TO) - at(MEMORY_FROM)
-      const memory = { run: memRun, from: at(MEMORY_FROM), to: at(MEMORY_TO), growthMb, pass: growthMb <= MEMORY_GROWTH_TARGET_MB }
+    const pg = POSTGRES_MISSING === undefined ? await startPostgres({ durable: true }) : undefined
+    try {
+      return await withServer('reference server (no rate limit)', ['--no-rate-limit'], async (server) => {
+        const out = (sink: SinkName, tag: string) => (sink === 'postgres' ? ['--out', pg!.url(), '--pg-schema', tag] : ['--out', join(dir, `${tag}.${sink}`)])
+        const measured = SINKS.filter((sink) => sink !== 'postgres' || pg !== undefined)
 
-      // (c) throughput into SQLite beside the raw loop, alternating rounds
-      const range = fullPageRange(Date.UTC(2022, 0, 1), THROUGHPUT_PAGES)
-      const exportRates: number[] = []
-      const rawRates: number[] = []
-      const exportCandles: number[] = []
-      // Candles per second of the client's own CPU time: what one free core would give (the CI
-      // machine's two cores are shared with the server and with other jobs).
-      const exportCpuRates: number[] = []
-      const rawCpuRates: number[] = []
-      for (let round = 0; round < ROUNDS; round++) {
-        const e = await inChild('export', { baseUrl: server.url, argv: exportArgs(range, join(dir, `throughput-${round}.sqlite`), ['--rate-limit', 'off']) })
-        exportRates.push(e.candles / (e.writeSpanMs / 1000))
-        exportCandles.push(e.candles)
-        exportCpuRates.push(e.candles / (e.cpuMs / 1000))
-        const r = await inChild('raw', { baseUrl: server.url, startMs: Date.parse(range.start), pages: THROUGHPUT_PAGES, concurrency: 8 })
-        rawRates.push(r.candles / (r.writeSpanMs / 1000))
-        rawCpuRates.push(r.candles / (r.cpuMs / 1000))
-      }
-      const throughput = { range, exportRates, rawRates, exportCpuRates, rawCpuRates, exportCandles, pass: median(exportRates) >= THROUGHPUT_TARGET && exportCandles.every((n) => n === range.candles) }
-      const rows: BenchRow[] = [
-        {
+        // (b) memory over 2 M candles, each sink in its own process
+        const memRange = fullPageRange(START_MS, MEMORY_PAGES)
+        const memory: ExportBench['memory'] = []
+        for (const sink of measured) {
+          const run = await inChild('export', { baseUrl: server.url, argv: exportArgs(memRange, out(sink, `memory_${sink}`), ['--rate-limit', 'off']), rssMarks: [MEMORY_FROM, MEMORY_TO] })
+          const at = (n: number) => run.rss.find((r) => r.candles === n)?.rssMb ?? Number.NaN
+          const growthMb = at(MEMORY_TO) - at(MEMORY_FROM)
+          memory.push({ sink, run, from: at(MEMORY_FROM), to: at(MEMORY_TO), growthMb, pass: growthMb <= MEMORY_GROWTH_TARGET_MB })
+          rmSync(join(dir, `memory_${sink}.${sink}`), { force: true })
+        }
+
+        // (c) throughput of every sink beside the raw loop; each round runs all of them, the order rotating
+        const range = fullPageRange(Date.UTC(2022, 0, 1), THROUGHPUT_PAGES)
+        const raw: Rates = { rates: [], cpuRates: [] }
+        const sinks = Object.fromEntries(measured.map((sink) => [sink, { rates: [], cpuRates: [], candles: [], ratios: [] }])) as unknown as ExportBench['throughput']['sinks']
+        const contenders: Array<SinkName | 'raw'> = ['raw', ...measured]
+        for (let round = 0; round < ROUNDS; round++) {
+          const order = contenders.map((_, i) => contenders[(i + round) % contenders.length]!)
+          const roundRates = new Map<string, number>()
+          for (const who of order) {
+            if (who === 'raw') {
+              const r = await inChild('raw', { baseUrl: server.url, startMs: Date.parse(range.start), pages: THROUGHPUT_PAGES, concurrency: 8 })
+              raw.rates.push(r.candles / (r.writeSpanMs / 1000))
+              raw.cpuRates.push(r.candles / (r.cpuMs / 1000))
+              roundRates.set(who, r.candles / (r.writeSpanMs / 1000))
+            } else {
+              const tag = `throughput_${who}_${round}`
+              const e = await inChild('export', { baseUrl: server.url, argv: exportArgs(range, out(who, tag), ['--rate-limit', 'off']) })
+              rmSync(join(dir, `${tag}.${who}`), { force: true })
+              sinks[who]!.rates.push(e.candles / (e.writeSpanMs / 1000))
+              sinks[who]!.cpuRates.push(e.candles / (e.cpuMs / 1000))
+              sinks[who]!.candles.push(e.candles)
+              roundRates.set(who, e.candles / (e.writeSpanMs / 1000))
+            }
+          }
+          for (const sink of measured) sinks[sink]!.ratios.push(roundRates.get(sink)! / roundRates.get('raw')!)
+        }
+        const complete = measured.every((sink) => sinks[sink]!.candles.every((n) => n === range.candles))
+        const ratioPass = measured.every((sink) => Math.min(...sinks[sink]!.ratios) >= RATIO_TARGET)
+        const sqlite = sinks.sqlite!
+        const throughput = { range, raw, sinks, pass: complete && ratioPass && median(sqlite.rates) >= THROUGHPUT_TARGET }
+        const rateRow: BenchRow = {
           figure: `6a export at the rate limit (latency 250 ms, ${RATE_PAGES} pages, ${RATE_ROUNDS} rounds): ${fmt(median(rate.rates), 2)} requests/s (${rate.rates.map((r) => fmt(r, 2)).join(', ')}), ${rate.rounds.reduce((n, r) => n + r.run.rateLimited, 0)} × 429`,
           goal: `>= ${EXPORT_RATE_TARGET}/s, no 429`,
           verdict: rate.rounds.some((r) => r.run.rateLimited > 0) ? 'not met' : verdictOf(Math.min(...rate.rates), Math.max(...rate.rates), EXPORT_RATE_TARGET),
-        },
-        { figure: `6b export RSS after ${MEMORY_TO / 1e6} M candles - after ${MEMORY_FROM / 1e3} k: ${fmt(memory.growthMb, 1)} MB`, goal: `<= ${MEMORY_GROWTH_TARGET_MB} MB`, verdict: verdictOf(memory.growthMb, memory.growthMb, MEMORY_GROWTH_TARGET_MB, true) },
-        { figure: `6c export into SQLite, no rate limit: ${fmt(median(exportRates) / 1000, 0)}k candles/s (${spread(exportRates)}); raw fetch + JSON.parse ${fmt(median(rawRates) / 1000, 0)}k (${spread(rawRates)})`, goal: `>= ${THROUGHPUT_TARGET / 1000}k/s`, verdict: verdictOf(Math.min(...exportRates), Math.max(...exportRates), THROUGHPUT_TARGET) },
-        { figure: `6c the same per second of client CPU time: export ${fmt(median(exportCpuRates) / 1000, 0)}k (${spread(exportCpuRates)}), raw ${fmt(median(rawCpuRates) / 1000, 0)}k (${spread(rawCpuRates)})`, goal: '', verdict: 'info' },
-      ]
-      return { rate, memory, throughput, rows, pass: rate.pass && memory.pass && throughput.pass }
-    })
+        }
+        const rows: BenchRow[] = [
+          rateRow,
+          ...memory.map((m): BenchRow => ({
+            figure: `6b RSS into ${SINK_NAMES[m.sink]} after ${MEMORY_TO / 1e6} M candles - after ${MEMORY_FROM / 1e3} k: ${fmt(m.growthMb, 1)} MB (${fmt(m.from, 0)} → ${fmt(m.to, 0)})`,
+            goal: `<= ${MEMORY_GROWTH_TARGET_MB} MB`,
+            verdict: verdictOf(m.growthMb, m.growthMb, MEMORY_GROWTH_TARGET_MB, true),
+          })),
+          ...measured.map((sink): BenchRow => {
+            const t = sinks[sink]!
+            return {
+              figure: `6c into ${SINK_NAMES[sink]}, no rate limit: ${fmt(median(t.rates) / 1000, 0)}k candles/s (${spread(t.rates)}) = ${fmt(median(t.ratios), 2)}× the raw loop (${fmt(Math.min(...t.ratios), 2)}–${fmt(Math.max(...t.ratios), 2)} per round)`,
+              goal: `>= ${RATIO_TARGET}× raw`,
+              verdict: t.candles.some((n) => n !== range.candles) ? 'not met' : verdictOf(Math.min(...t.ratios), Math.max(...t.ratios), RATIO_TARGET),
+            }
+          }),
+          ...(pg === undefined ? [{ figure: `6c into PostgreSQL: ${POSTGRES_MISSING}`, goal: `>= ${RATIO_TARGET}× raw`, verdict: 'not measured' as const }] : []),
+          { figure: `6c raw fetch + JSON.parse over the same pages, 8 in flight: ${fmt(median(raw.rates) / 1000, 0)}k candles/s (${spread(raw.rates)})`, goal: '', verdict: 'info' },
+          { figure: `6c into SQLite: ${fmt(median(sqlite.rates) / 1000, 0)}k candles/s (${spread(sqlite.rates)})`, goal: `>= ${THROUGHPUT_TARGET / 1000}k/s`, verdict: verdictOf(Math.min(...sqlite.rates), Math.max(...sqlite.rates), THROUGHPUT_TARGET) },
+          {
+            figure: `6c per second of client CPU time: raw ${fmt(median(raw.cpuRates) / 1000, 0)}k; ${measured.map((sink) => `${SINK_NAMES[sink]} ${fmt(median(sinks[sink]!.cpuRates) / 1000, 0)}k`).join(', ')}`,
+            goal: '',
+            verdict: 'info',
+          },
+        ]
+        const pass = rate.pass && memory.every((m) => m.pass) && pg !== undefined && throughput.pass
+        return { rate, memory, throughput, rows, pass }
+      })
+    } finally {
+      await pg?.destroy()
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
@@ -145,22 +201,25 @@ const spread = (xs: number[]) => `${fmt(Math.min(...xs) / 1000, 0)}k..${fmt(Math
 
 export function reportExport(r: ExportBench): string[] {
   const { rate, memory, throughput: t } = r
-  const ratio = median(t.exportRates) / median(t.rawRates)
   return [
-    `4. market-candles export (runExport in a child process, key ${API_KEY}, 1m BTC/USD bitstamp into SQLite, server clock ${NOW})`,
-    `  (a) at the rate limit: serve --latency ${LATENCY_MS}, rate limit on, ${rate.range.pages} full pages ${rate.range.start} .. ${rate.range.end}, client defaults, a fresh server per round`,
+    `6. market-candles export (runExport in a child process, key ${API_KEY}, 1m BTC/USD bitstamp, server clock ${NOW})`,
+    `  (a) at the rate limit, into SQLite: serve --latency ${LATENCY_MS}, rate limit on, ${rate.range.pages} full pages ${rate.range.start} .. ${rate.range.end}, client defaults, a fresh server per round`,
     ...rate.rounds.map(
       (r, i) =>
         `      round ${i + 1}: ${r.run.candles} candles in ${r.run.pages} pages; ${r.run.requests} candle responses in ${fmt(r.run.responseSpanMs / 1000, 2)} s (first .. last), ${r.run.rateLimited} × 429; the service counted ${r.counted}; ${fmt(r.rate, 2)} requests/s`,
     ),
     `      median ${fmt(median(rate.rates), 2)} requests/s (target >= ${EXPORT_RATE_TARGET}, no 429, >= 100 pages)  ${verdict(rate.pass)}`,
-    `  (b) memory: serve --no-rate-limit, --rate-limit off, ${memory.run.candles} candles in ${memory.run.pages} pages (${fmt(memory.run.candles / (memory.run.writeSpanMs / 1000) / 1000, 0)}k candles/s over the whole run)`,
-    `      RSS after ${MEMORY_FROM} candles ${fmt(memory.from, 1)} MB, after ${MEMORY_TO} ${fmt(memory.to, 1)} MB, peak ${fmt(memory.run.peakRssMb, 1)} MB`,
-    `      growth ${fmt(memory.growthMb, 1)} MB (target <= ${MEMORY_GROWTH_TARGET_MB} MB)  ${verdict(memory.pass)}`,
-    `  (c) throughput: serve --no-rate-limit, no latency, --rate-limit off, ${t.range.pages} pages (${t.range.candles} candles), ${ROUNDS} alternating rounds`,
-    `      export into SQLite: median ${fmt(median(t.exportRates), 0)} candles/s (${spread(t.exportRates)}), series start (catalog read) .. last page committed`,
-    `      raw fetch -> JSON.parse, same pages, 8 in flight: median ${fmt(median(t.rawRates), 0)} candles/s (${spread(t.rawRates)})`,
-    `      per second of the client's own CPU time (all its threads): export ${fmt(median(t.exportCpuRates), 0)} (${spread(t.exportCpuRates)}), raw ${fmt(median(t.rawCpuRates), 0)} (${spread(t.rawCpuRates)})`,
-    `      export / raw = ${fmt(ratio, 2)} wall, ${fmt(median(t.exportCpuRates) / median(t.rawCpuRates), 2)} CPU; export ${fmt(median(t.exportRates), 0)} candles/s (target >= ${THROUGHPUT_TARGET})  ${verdict(t.pass)}`,
+    `  (b) memory: serve --no-rate-limit, --rate-limit off, ${MEMORY_PAGES} pages, each sink in its own process (PostgreSQL: a local server with its default durability)`,
+    ...memory.map(
+      (m) =>
+        `      ${SINK_NAMES[m.sink].padEnd(10)} ${m.run.candles} candles (${fmt(m.run.candles / (m.run.writeSpanMs / 1000) / 1000, 0)}k/s); RSS after ${MEMORY_FROM} ${fmt(m.from, 1)} MB, after ${MEMORY_TO} ${fmt(m.to, 1)} MB, peak ${fmt(m.run.peakRssMb, 1)} MB: growth ${fmt(m.growthMb, 1)} MB (target <= ${MEMORY_GROWTH_TARGET_MB})  ${verdict(m.pass)}`,
+    ),
+    `  (c) throughput: serve --no-rate-limit, no latency, --rate-limit off, ${t.range.pages} pages (${t.range.candles} candles), ${ROUNDS} rounds, each running the raw loop and every sink (order rotating)`,
+    `      raw fetch -> JSON.parse, same pages, 8 in flight: median ${fmt(median(t.raw.rates), 0)} candles/s (${spread(t.raw.rates)}); per second of its CPU ${fmt(median(t.raw.cpuRates), 0)}`,
+    ...Object.entries(t.sinks).map(([sink, s]) => {
+      const ok = Math.min(...s.ratios) >= RATIO_TARGET && s.candles.every((n) => n === t.range.candles)
+      return `      ${SINK_NAMES[sink as SinkName].padEnd(10)} median ${fmt(median(s.rates), 0)} candles/s (${spread(s.rates)}), ${fmt(median(s.ratios), 2)}× raw (rounds ${s.ratios.map((x) => fmt(x, 2)).join(', ')}; target >= ${RATIO_TARGET}); per second of CPU ${fmt(median(s.cpuRates), 0)}  ${verdict(ok)}`
+    }),
+    `      series start (catalog read) .. last page written; the client's CPU time counts all its threads`,
   ]
 }

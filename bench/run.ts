@@ -11,6 +11,7 @@ import { loadavg } from 'node:os'
 import { buildCli } from './build-cli.js'
 import { writeDocsTables } from './docs-table.js'
 import { measureExport, reportExport } from './export.js'
+import { measureAnalyse, reportAnalyse } from './analyse.js'
 import { measureJournalCost, reportJournalCost } from './journal-cost.js'
 import { measureCorePageCost, reportCorePageCost } from './core-page-cost.js'
 import { measureMemoryWalks, reportMemoryWalks } from './memory-walk.js'
@@ -49,6 +50,7 @@ const SECTIONS = [
   define('5', measureMswVsServer, reportMswVsServer, (r) => r.rows),
   define('6', measureExport, reportExport, (r) => r.rows),
   define('follow', measureFollow, reportFollow, (r) => r.rows),
+  define('analyse', measureAnalyse, reportAnalyse, (r) => r.rows),
   define('journal', measureJournalCost, reportJournalCost, (r) => r.rows),
   define('7', measureConformance, reportConformance, (r) => r.rows),
 ]

@@ -46,7 +46,11 @@ export type { RequestInfo } from './errors/index.js'
 
 // Walks and cursors: walks come from the client's methods, so only their types are public
 export { pageCursorSchema } from './pagination/index.js'
-export type { PageCursor, CandlePage, PageWalk, CandleWalk, WalkOptions, ToArrayOptions } from './pagination/index.js'
+export type { PageCursor, CandlePage, PageWalk, CandleWalk, WalkOptions, ToArrayOptions, GapReport, CandleGap } from './pagination/index.js'
+
+// Candles at any interval from the service's own: resample a walk or an array
+export { resample, ResampleError } from './analysis/index.js'
+export type { ResampleOptions, ResampledCandle, BucketFill } from './analysis/index.js'
 
 // Following the newest candles: follows come from the client's methods, so only their types are public
 export type { CandleFollow, FollowMany, FollowCursor, FollowManyCursor, FollowEnd, FollowEvent, FollowOptions, FollowPage, FollowSeries, FollowSeriesId } from './follow/index.js'

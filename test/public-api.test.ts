@@ -26,6 +26,7 @@ const PUBLIC_RUNTIME_EXPORTS: Record<string, readonly string[]> = {
     'PermissionDeniedError',
     'RateLimitError',
     'RateLimiter',
+    'ResampleError',
     'ResponseValidationError',
     'UnprocessableEntityError',
     'aggregatedCandleSchema',
@@ -39,6 +40,7 @@ const PUBLIC_RUNTIME_EXPORTS: Record<string, readonly string[]> = {
     'isKnownMethod',
     'pageCursorSchema',
     'pairCoverageSchema',
+    'resample',
   ],
   'market-candles/schemas': [
     'ASSET_TYPES',

@@ -1,9 +1,11 @@
 import { parseArgs } from 'node:util'
 import { parseFlagTime } from './dates.js'
+import { parseResample } from './resample-flag.js'
 import { UsageError } from '../usage-error.js'
+import { withoutPassword } from './without-password.js'
 
 /** Output formats; the file extension or `--format` picks one. */
-export type ExportFormat = 'sqlite' | 'csv' | 'jsonl'
+export type ExportFormat = 'sqlite' | 'csv' | 'jsonl' | 'parquet' | 'postgres'
 
 /** The parsed options of `market-candles export`. */
 export interface ExportArgs {
@@ -18,9 +20,11 @@ export interface ExportArgs {
   /** Epoch ms, or undefined for the first candle of each series. */
   start: number | undefined
   end: number | undefined
-  /** A path, or `-` for stdout. */
+  /** A path, `-` for stdout, or a postgres:// URL. */
   out: string
   format: ExportFormat
+  /** The PostgreSQL schema of the tables (`--pg-schema`); undefined for `public`. */
+  pgSchema: string | undefined
   apiKeyFile: string | undefined
   baseUrl: string | undefined
   mock: boolean
@@ -29,12 +33,16 @@ export interface ExportArgs {
   progressInterval: number
   /** Candle requests per second the client allows itself; false for no client-side limit. */
   rateLimit: number | false
+  /** `--resample`: the interval stored, built from the exported candles; undefined stores them as they are. */
+  resample: string | undefined
+  /** `--report`: where the per-series coverage is written as JSON. */
+  report: string | undefined
   help: boolean
 }
 
 export const EXPORT_USAGE = `Usage: market-candles export [options]
 
-Downloads full candle histories into SQLite, CSV or JSON Lines. Running the same command again
+Downloads full candle histories into SQLite, CSV, JSON Lines or Parquet. Running the same command again
 continues after the last stored candle of each series: nothing is fetched twice.
 
   market-candles export --exchange bitstamp --pair BTC/USD --interval 1m --start 2024-01-01 --out candles.sqlite
@@ -53,7 +61,15 @@ What to export:
 
 Where to:
   --out FILE             .sqlite or .db, .csv, .jsonl; '-' writes CSV or JSON Lines to stdout
-  --format F             sqlite, csv or jsonl (default: from the extension of --out)
+  --out postgres://USER@HOST:PORT/DB
+                         a PostgreSQL database (postgresql:// too); what the URL leaves out comes
+                         from PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE (--out postgres:// alone:
+                         all of it); the password is best kept in PGPASSWORD or ~/.pgpass
+  --pg-schema NAME       the schema of the PostgreSQL tables (default: public)
+  --format F             sqlite, csv, jsonl, parquet or postgres (default: from --out);
+                         parquet writes a dataset into the directory --out, one folder per series
+  --resample I           store candles resampled to I (5m, 15m, 4h, 1w, 1M...), a whole multiple of --interval
+  --report FILE.json     also write each series' coverage (stored, expected, gaps) as JSON
 
 Service:
                          the API key comes from MARKET_CANDLES_API_KEY, or:
@@ -71,14 +87,16 @@ Output:
 Exit codes: 0 done, 1 error (data written so far is kept), 2 bad flags, 130 interrupted (Ctrl-C),
 141 stdout closed by its reader.`
 
-const FORMATS: readonly ExportFormat[] = ['sqlite', 'csv', 'jsonl']
+const FORMATS: readonly ExportFormat[] = ['sqlite', 'csv', 'jsonl', 'parquet', 'postgres']
 
 /** The format of an output path from its extension, if it has a known one. */
 export function formatOfPath(path: string): ExportFormat | undefined {
   const lower = path.toLowerCase()
+  if (/^postgres(ql)?:\/\//.test(lower)) return 'postgres'
   if (lower.endsWith('.sqlite') || lower.endsWith('.db') || lower.endsWith('.sqlite3')) return 'sqlite'
   if (lower.endsWith('.csv')) return 'csv'
   if (lower.endsWith('.jsonl') || lower.endsWith('.ndjson')) return 'jsonl'
+  if (lower.endsWith('.parquet')) return 'parquet'
   return undefined
 }
 
@@ -121,12 +139,15 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
         end: { type: 'string' },
         out: { type: 'string', short: 'o' },
         format: { type: 'string' },
+        'pg-schema': { type: 'string' },
         'api-key-file': { type: 'string' },
         'base-url': { type: 'string' },
         mock: { type: 'boolean', default: false },
         quiet: { type: 'boolean', short: 'q', default: false },
         'progress-interval': { type: 'string' },
         'rate-limit': { type: 'string' },
+        resample: { type: 'string' },
+        report: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     })
@@ -142,7 +163,7 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
     help: v.help,
   }
   if (v.help) {
-    return { ...base, kind: 'exchange', exchange: undefined, method: undefined, pairs: [], allPairs: false, interval: '', start: undefined, end: undefined, out: '', format: 'csv', progressInterval: 5, rateLimit: 10 }
+    return { ...base, kind: 'exchange', exchange: undefined, method: undefined, pairs: [], allPairs: false, interval: '', start: undefined, end: undefined, out: '', format: 'csv', pgSchema: undefined, progressInterval: 5, rateLimit: 10, resample: undefined, report: undefined }
   }
   const nonEmpty = (name: string, value: string | undefined) => {
     if (value !== undefined && value.trim() === '') throw new UsageError(`--${name} cannot be empty`)
@@ -168,18 +189,25 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
   const start = v.start === undefined ? undefined : parseFlagTime('start', v.start)
   const end = v.end === undefined ? undefined : parseFlagTime('end', v.end)
   if (start !== undefined && end !== undefined && start > end) throw new UsageError(`--start ${v.start} is after --end ${v.end}`)
-  const out = nonEmpty('out', v.out)
+  // --format postgres alone: the connection from PGHOST and friends.
+  const out = nonEmpty('out', v.out) ?? (v.format === 'postgres' ? 'postgres://' : undefined)
   if (out === undefined) throw new UsageError("give --out FILE (.sqlite, .db, .csv, .jsonl), or --out - for stdout")
   if (v.format !== undefined && !FORMATS.includes(v.format as ExportFormat)) {
-    throw new UsageError(`--format must be sqlite, csv or jsonl, got '${v.format}'`)
+    throw new UsageError(`--format must be sqlite, csv, jsonl, parquet or postgres, got '${v.format}'`)
   }
   let format = v.format as ExportFormat | undefined
   if (out === '-') {
     if (format === undefined) throw new UsageError('--out - (stdout) needs --format csv or --format jsonl')
     if (format === 'sqlite') throw new UsageError('SQLite cannot be written to stdout: give --out FILE.sqlite')
+    if (format === 'parquet') throw new UsageError('Parquet cannot be written to stdout: give --out DIR, the dataset\'s directory')
   }
   format ??= formatOfPath(out)
-  if (format === undefined) throw new UsageError(`cannot tell the format of '${out}' from its extension: use .sqlite, .db, .csv or .jsonl, or give --format`)
+  if ((format === 'postgres') !== (formatOfPath(out) === 'postgres')) {
+    throw new UsageError(format === 'postgres' ? '--format postgres needs --out postgres://USER@HOST/DB (or --out postgres:// with PGHOST and friends)' : `--out ${withoutPassword(out)} is a PostgreSQL URL: leave out --format, or give --format postgres`)
+  }
+  const pgSchema = nonEmpty('pg-schema', v['pg-schema'])
+  if (pgSchema !== undefined && format !== 'postgres') throw new UsageError('--pg-schema applies to --out postgres:// only')
+  if (format === undefined) throw new UsageError(`cannot tell the format of '${out}' from its extension: use .sqlite, .db, .csv, .jsonl or .parquet, or give --format`)
   if (v.mock && base.baseUrl !== undefined) throw new UsageError('--mock and --base-url exclude each other')
   nonEmpty('base-url', base.baseUrl)
   nonEmpty('api-key-file', base.apiKeyFile)
@@ -197,5 +225,7 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
     else if (/^\d+(\.\d+)?$/.test(rate) && Number(rate) > 0 && Number(rate) <= 1000) rateLimit = Number(rate)
     else throw new UsageError(`--rate-limit must be requests per second (up to 1000) or off, got '${rate}'`)
   }
-  return { ...base, kind, exchange, method, pairs, allPairs: v['all-pairs'], interval, start, end, out, format, progressInterval, rateLimit }
+  const resample = parseResample(v.resample, interval)
+  const report = nonEmpty('report', v.report)
+  return { ...base, kind, exchange, method, pairs, allPairs: v['all-pairs'], interval, start, end, out, format, pgSchema, progressInterval, rateLimit, resample, report }
 }

@@ -8,8 +8,10 @@ import { describeFailure, keptNote } from './describe-failure.js'
 import { MOCK_KEY, startEmbeddedService } from './embedded-service.js'
 import { RequestMeter, plainReporter, silentReporter, ttyReporter, type ProgressReporter, type ReporterContext } from './progress/index.js'
 import { SeriesFailure, exportAll, type RunTotals } from './runner.js'
+import { writeCoverageReport, type SeriesCoverage } from './coverage.js'
 import { selectSeries, type Series } from './series.js'
 import { shellQuote } from './shell-quote.js'
+import { withoutPassword } from './without-password.js'
 import { openSink, type Sink } from './sinks/index.js'
 import { UsageError } from '../usage-error.js'
 
@@ -109,6 +111,9 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
     : io.stderrIsTTY ? ttyReporter(context)
     : plainReporter(context))
   const totals: RunTotals = { series: 0, candles: 0, pages: 0 }
+  const coverage: SeriesCoverage[] = []
+  // A postgres:// --out may hold a password: no message repeats it.
+  const shownOut = withoutPassword(args.out)
   let catalog: PairCoverage[] | undefined
   let sink: Sink | undefined
   const started = performance.now()
@@ -117,29 +122,40 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
     if (args.kind === 'aggregated') args.method ??= DEFAULT_METHOD
     catalog = await readCatalog(client, args, controller.signal)
     const planned: Series[] = selectSeries(args, catalog)
-    sink = await openSink(args.out, args.format, args.kind, planned, io.stdout)
-    await exportAll(client, planned, args, sink, reporter, controller.signal, totals)
+    // With --resample the output holds the series at the target interval.
+    const stored = args.resample === undefined ? planned : planned.map((s) => ({ ...s, interval: args.resample! }))
+    sink = await openSink(args.out, args.format, args.kind, stored, io.stdout, { pgSchema: args.pgSchema, env: io.env, note: (text) => reporter.note(text) })
+    await exportAll(client, planned, args, sink, reporter, controller.signal, totals, coverage)
     await sink.close()
     sink = undefined
     reporter.stop()
-    if (!args.quiet) say(summary(totals, meter, started, args.out))
+    if (args.report !== undefined) writeCoverageReport(args.report, coverage)
+    if (!args.quiet) say(summary(totals, meter, started, shownOut))
     return 0
   } catch (error) {
     reporter.stop()
     try {
       await sink?.close()
     } catch (closeError) {
-      say(`market-candles export: closing ${args.out} failed: ${(closeError as Error).message}`)
+      say(`market-candles export: closing ${shownOut} failed: ${(closeError as Error).message}`)
+    }
+    // The report of an interrupted or failed run says how far each series got (complete: false).
+    if (args.report !== undefined && coverage.length > 0) {
+      try {
+        writeCoverageReport(args.report, coverage)
+      } catch (reportError) {
+        say(`market-candles export: ${(reportError as Error).message}`)
+      }
     }
     const aborted = (error instanceof SeriesFailure ? error.cause : error) instanceof APIUserAbortError
     if (aborted || controller.signal.aborted) {
       say(`\nInterrupted after ${totals.candles} candles in ${totals.pages} pages; every page written is complete.`)
       if (args.out === '-') say('Output went to stdout: to resume later, export to a file (--out FILE).')
-      else say(`Run the same command again to continue where it stopped:\n  market-candles export ${shellQuote(argv)}`)
+      else say(`Run the same command again to continue where it stopped:\n  market-candles export ${shellQuote(argv.map(withoutPassword))}`)
       return 130
     }
     say(`market-candles export: ${error instanceof ExportError ? error.message : describeFailure(error, { baseUrl, catalog, keySource })}`)
-    if (totals.candles > 0) say(keptNote(args.out, totals.candles))
+    if (totals.candles > 0) say(keptNote(shownOut, totals.candles))
     return 1
   } finally {
     stopListening()

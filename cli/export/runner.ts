@@ -1,8 +1,11 @@
 import type { MarketCandles } from '../../src/index.js'
 import type { ExportArgs } from './args.js'
+import { coverageLine, trackCoverage, type SeriesCoverage } from './coverage.js'
 import type { ProgressReporter } from './progress/index.js'
+import { intervalMs } from './intervals.js'
+import { PageResampler } from './page-resampler.js'
 import { rangeOf, seriesLabel, type Series } from './series.js'
-import type { Sink } from './sinks/index.js'
+import type { AnyCandle, Sink } from './sinks/index.js'
 
 /** What a run has written so far. */
 export interface RunTotals {
@@ -30,14 +33,20 @@ export class SeriesFailure extends Error {
 export async function exportAll(
   client: MarketCandles,
   planned: readonly Series[],
-  args: Pick<ExportArgs, 'start' | 'end'>,
+  args: Pick<ExportArgs, 'start' | 'end'> & Partial<Pick<ExportArgs, 'resample'>>,
   sink: Sink,
   reporter: ProgressReporter,
   signal: AbortSignal,
   totals: RunTotals = { series: 0, candles: 0, pages: 0 },
+  coverage: SeriesCoverage[] = [],
 ): Promise<RunTotals> {
   for (const series of planned) {
-    const range = rangeOf(series, args, sink.lastStored(series))
+    // With --resample the output holds the target interval: that series is resumed and written.
+    const stored: Series = args.resample === undefined ? series : { ...series, interval: args.resample }
+    const range = rangeOf(series, args, sink.lastStored(stored))
+    const tracker = trackCoverage(series, range)
+    const entry: SeriesCoverage = { series, storedInterval: stored.interval, stored: 0, report: undefined }
+    coverage.push(entry)
     reporter.seriesStarted(seriesLabel(series), range.expected)
     if (range.from !== undefined) {
       const common = { interval: series.interval, base: series.base, quote: series.quote, start: range.from, end: range.to }
@@ -45,20 +54,32 @@ export async function exportAll(
         series.kind === 'exchange'
           ? client.exchangeOhlcvPages({ ...common, exchange: series.source! }, { signal })
           : client.aggregatedOhlcvPages({ ...common, method: series.source }, { signal })
+      const resampler = args.resample === undefined ? undefined : new PageResampler(args.resample, range.from, intervalMs(series.interval)!)
+      const write = async (candles: readonly AnyCandle[], source: number) => {
+        if (candles.length > 0) await sink.write(stored, candles)
+        entry.stored += candles.length
+        totals.candles += candles.length
+        if (source === 0) return
+        totals.pages++
+        reporter.pageWritten(source)
+      }
       try {
         for await (const page of walk) {
           if (page.candles.length === 0) continue
-          await sink.write(series, page.candles)
-          totals.candles += page.candles.length
-          totals.pages++
-          reporter.pageWritten(page.candles.length)
+          for (const c of page.candles) tracker?.observe(c.close_ts)
+          entry.report = tracker?.report(false)
+          await write(resampler ? resampler.page(page.candles) : page.candles, page.candles.length)
         }
+        // The last bucket is stored once the range covers it whole: a rerun finishes it otherwise.
+        if (resampler) await write(resampler.end(Math.min(range.to ?? series.last, series.last)), 0)
       } catch (error) {
         throw new SeriesFailure(series, error)
       }
     }
+    entry.report = tracker?.report(true)
     totals.series++
     reporter.seriesDone()
+    reporter.note(coverageLine(entry))
   }
   return totals
 }

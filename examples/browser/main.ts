@@ -1,7 +1,8 @@
 /*
  * A candlestick chart over the SDK, served by the reference service in MSW's Service Worker: no
  * server. The catalog fills the selects; scrolling left loads older candles through the backward
- * walk; a request the key's plan does not allow shows the service's reason.
+ * walk; a request the key's plan does not allow shows the service's reason. The intervals the
+ * service does not have (5m, 15m, 4h) are resampled in the page from the ones it has.
  *
  * The demo keys only exist in the mock. A real page never holds an API key: it calls the public
  * catalog directly and asks its own backend, which holds the key, for candles.
@@ -9,12 +10,15 @@
 import { CandlestickSeries, HistogramSeries, createChart, type CandlestickData, type HistogramData, type UTCTimestamp } from 'lightweight-charts'
 import { setupMockWorker } from '../../mocks/browser/index.js'
 import { INTERVALS } from '../../src/schemas/index.js'
-import { MarketCandlesError, PermissionDeniedError, createClient, type AggregatedCandle, type ExchangeCandle } from '../../src/index.js'
+import { MarketCandlesError, PermissionDeniedError, createClient, resample, type AggregatedCandle, type ExchangeCandle, type ResampledCandle } from '../../src/index.js'
 
 type Candle = ExchangeCandle | AggregatedCandle
 
 const NOW = '2026-06-01T00:00:00Z'
 const PAGE_SIZE = 300
+/** Intervals built in the page, and the service's interval each is built from. */
+const RESAMPLED: Record<string, string> = { '5m': '1m', '15m': '1m', '4h': '1h' }
+const SHOWN_INTERVALS = ['1m', '5m', '15m', '1h', '4h', '1d'].filter((i) => (INTERVALS as readonly string[]).includes(RESAMPLED[i] ?? i))
 /** Load an older page when fewer bars than this are left to the left of the view. */
 const NEAR_LEFT_EDGE = 30
 
@@ -63,21 +67,35 @@ function showError(error: unknown): void {
 
 /** The backward walk of the selected series: newest page first, each page ascending. */
 let walk: AsyncIterator<{ candles: Candle[] }> | undefined
+/** The service's candles loaded so far, ascending. */
 let loaded: Candle[] = []
+/** The interval shown when it is resampled from `loaded`; undefined shows `loaded` as it is. */
+let target: string | undefined
 let loading: Promise<void> | undefined
 let exhausted = false
 let generation = 0
 
+/** What the chart shows: the loaded candles, or their resampled buckets. */
+function shown(): Candle[] {
+  if (target === undefined) return loaded
+  const buckets: Array<ResampledCandle<Candle>> = [...resample(loaded, target)]
+  // The oldest bucket may still miss candles of a page not loaded yet: it waits for that page.
+  if (!exhausted && buckets[0]?.complete === false) buckets.shift()
+  return buckets
+}
+
 function render(): void {
   const up = (c: Candle) => c.close >= c.open
   const time = (c: Candle) => (Date.parse(c.close_ts) / 1000) as UTCTimestamp
-  candleSeries.setData(loaded.map((c): CandlestickData => ({ time: time(c), open: c.open, high: c.high, low: c.low, close: c.close })))
-  volumeSeries.setData(loaded.map((c): HistogramData => ({ time: time(c), value: c.base_volume, color: up(c) ? 'rgba(38,166,154,0.45)' : 'rgba(239,83,80,0.45)' })))
-  const first = loaded[0]
-  status.dataset.candles = String(loaded.length)
+  const candles = shown()
+  candleSeries.setData(candles.map((c): CandlestickData => ({ time: time(c), open: c.open, high: c.high, low: c.low, close: c.close })))
+  volumeSeries.setData(candles.map((c): HistogramData => ({ time: time(c), value: c.base_volume, color: up(c) ? 'rgba(38,166,154,0.45)' : 'rgba(239,83,80,0.45)' })))
+  const first = candles[0]
+  status.dataset.candles = String(candles.length)
   status.dataset.oldest = first?.close_ts ?? ''
+  const from = target === undefined ? '' : ` ${target}, resampled in the page from ${loaded.length.toLocaleString('en')} ${RESAMPLED[target]} candles`
   status.textContent = first
-    ? `${loaded.length.toLocaleString('en')} candles, ${first.close_ts} to ${loaded.at(-1)!.close_ts}${exhausted ? ' (start of the history this key may read)' : ' · scroll left for older candles'}`
+    ? `${candles.length.toLocaleString('en')} candles${from}, ${first.close_ts} to ${candles.at(-1)!.close_ts}${exhausted ? ' (start of the history this key may read)' : ' · scroll left for older candles'}`
     : 'No candles in this range.'
 }
 
@@ -113,7 +131,9 @@ async function reload(): Promise<void> {
   errorBox.hidden = true
   const aggregated = select.series.value === 'aggregated'
   select.exchange.disabled = aggregated
-  const interval = select.interval.value
+  const chosen = select.interval.value
+  target = RESAMPLED[chosen] === undefined ? undefined : chosen
+  const interval = RESAMPLED[chosen] ?? chosen
   try {
     const pairs = aggregated ? await catalog.aggregatedPairs({ interval }) : await catalog.exchangePairs({ exchange: select.exchange.value, interval })
     if (mine !== generation) return
@@ -139,6 +159,6 @@ chart.timeScale().subscribeVisibleLogicalRangeChange((range) => {
 
 const exchanges = await catalog.exchanges()
 fill(select.exchange, exchanges.filter((e) => e.closing_date === null).map((e) => e.name), 'bitstamp')
-fill(select.interval, INTERVALS, '1h')
+fill(select.interval, SHOWN_INTERVALS, '1h')
 for (const el of Object.values(select)) el.addEventListener('change', () => void reload())
 await reload()

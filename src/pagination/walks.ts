@@ -4,6 +4,8 @@ import { checkKnownKeys } from '../internal/known-keys.js'
 import { concurrentPages, type Coverage } from './concurrent-pages.js'
 import { cursorAfter, type CandlePage, type PageCursor } from './page-cursor.js'
 import { sequentialPages, type FetchPage } from './sequential-pages.js'
+import { GapTracker, type GapReport } from './gap-tracker.js'
+import { INTERVAL_MS, isKnownInterval } from '../schemas/known-values.js'
 
 /** Windows in flight in a forward walk with a known range, unless the walk says otherwise. */
 export const DEFAULT_CONCURRENCY = 8
@@ -60,17 +62,43 @@ function checkOptions(options: WalkOptions): void {
   }
 }
 
+// A forward walk at a known interval can count what its range should hold; others cannot.
+function gapTrackerOf(cursor: PageCursor): GapTracker | string {
+  const { interval, start, end } = cursor.query
+  if (cursor.direction !== 'forward' || start === undefined) return 'gaps() needs a forward walk (one with start): a backward walk has no first close time to count from'
+  if (!isKnownInterval(interval)) return `gaps() knows the intervals 1m, 1h and 1d; '${String(interval)}' is newer than this package`
+  return new GapTracker(interval, INTERVAL_MS[interval], Date.parse(start), end === undefined ? undefined : Date.parse(end))
+}
+
 /** What both walks share: where they go on, where their pages come from, their options. */
 abstract class Walk<C extends { close_ts: string }, T> implements AsyncIterable<T> {
   protected position: PageCursor | null
   protected readonly source: WalkSource<C>
   protected readonly options: WalkOptions
+  /** Counts the range's close times against the candles yielded; a string says why it cannot. @internal */
+  protected readonly tracker: GapTracker | string
 
-  constructor(source: WalkSource<C>, cursor: PageCursor, options: WalkOptions = {}) {
+  constructor(source: WalkSource<C>, cursor: PageCursor, options: WalkOptions = {}, track = true) {
     checkOptions(options)
     this.source = source
     this.position = cursor
     this.options = options
+    this.tracker = track ? gapTrackerOf(cursor) : 'not tracked'
+  }
+
+  /**
+   * The gaps of a forward walk so far: the close times its range should hold at its interval that
+   * the service has no candle for, as ranges, and the count expected against received. Kept as the
+   * walk goes, without keeping candles. Once the walk is complete, a range with `end` also counts a
+   * missing tail. Throws a `RangeError` for a backward walk or an interval this package does not know.
+   * @example
+   * const walk = client.exchangeOhlcvCandles({ exchange: 'bitstamp', interval: '1m', base: 'BTC', quote: 'USD', start: '2025-01-01', end: '2025-01-31' })
+   * for await (const candle of walk) save(candle)
+   * const { expected, received, gaps } = walk.gaps() // gaps: [{ from, to, missing }, ...]
+   */
+  gaps(): GapReport {
+    if (typeof this.tracker === 'string') throw new RangeError(this.tracker)
+    return this.tracker.report(this.cursor === null)
   }
 
   /** Where the walk goes on; `null` when it is complete. */
@@ -119,6 +147,11 @@ abstract class Walk<C extends { close_ts: string }, T> implements AsyncIterable<
  * gap and no duplicate. `cursor` is `null` once the walk has reached its end.
  */
 export class PageWalk<C extends { close_ts: string }> extends Walk<C, CandlePage<C>> {
+  private observe(candles: readonly C[]): void {
+    const tracker = this.tracker
+    if (typeof tracker !== 'string') for (const c of candles) tracker.observe(c.close_ts)
+  }
+
   protected async *iterate(maxItems: number): AsyncGenerator<CandlePage<C>, undefined> {
     const { signal } = this.options
     const origin = this.position
@@ -146,11 +179,13 @@ export class PageWalk<C extends { close_ts: string }> extends Walk<C, CandlePage
         // The walk's own query, not the page's: a window's page carries the window's end.
         const cursor = kept === page.candles.length ? page.cursor : edge ? cursorAfter(origin, edge) : this.position
         this.position = cursor
+        this.observe(candles)
         yield { ...page, candles, cursor }
         return
       }
       emitted += page.candles.length
       this.position = page.cursor
+      this.observe(page.candles)
       yield page
     }
     return
@@ -180,7 +215,9 @@ export class CandleWalk<C extends { close_ts: string }> extends Walk<C, C> {
     if (origin === null) return
     const { signal } = this.options
     const forward = origin.direction === 'forward'
-    const pages = new PageWalk(this.source, origin, { ...this.options, maxItems: maxItems === Infinity ? undefined : maxItems })
+    // The candle walk counts its own gaps, as candles are handed out.
+    const pages = new PageWalk(this.source, origin, { ...this.options, maxItems: maxItems === Infinity ? undefined : maxItems }, false)
+    const tracker = typeof this.tracker === 'string' ? undefined : this.tracker
     for await (const page of pages) {
       const { candles } = page
       const last = candles.length - 1
@@ -195,6 +232,7 @@ export class CandleWalk<C extends { close_ts: string }> extends Walk<C, C> {
           this.#pendingOrigin = origin
           this.#pendingAfter = candle
         }
+        tracker?.observe(candle.close_ts)
         yield candle
       }
       if (last < 0) {

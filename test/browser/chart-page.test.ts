@@ -83,7 +83,7 @@ describe.skipIf(!hasChromium)(`the browser demo in headless Chromium${hasChromiu
     expect(await candles(page)).toBe(PAGE_SIZE)
     expect(await page.locator('#exchange').inputValue()).toBe('bitstamp')
     expect(await page.locator('#pair').inputValue()).toBe('BTC/USD')
-    expect(await page.locator('#interval option').allTextContents()).toEqual(['1m', '1h', '1d'])
+    expect(await page.locator('#interval option').allTextContents()).toEqual(['1m', '5m', '15m', '1h', '4h', '1d'])
     // The page forbids eval (its Content-Security-Policy): code generation was tried and refused,
     // and the SDK checked every body without it.
     expect(await page.evaluate(() => (window as unknown as { evalRefused: number }).evalRefused)).toBeGreaterThan(0)
@@ -119,6 +119,30 @@ describe.skipIf(!hasChromium)(`the browser demo in headless Chromium${hasChromiu
     const older = await page.locator('#status').getAttribute('data-oldest')
     expect(Date.parse(older!)).toBeLessThan(Date.parse(oldest!))
     expect(Date.parse(oldest!) - Date.parse(older!)).toBe(PAGE_SIZE * 3_600_000 * ((await candles(page)) / PAGE_SIZE - 1))
+  })
+
+  test('15m and 4h are resampled in the page from the 1m and 1h candles it loads: whole buckets on the UTC grid', async () => {
+    for (const [interval, minutes] of [['15m', 15], ['4h', 240]] as const) {
+      await page.locator('#interval').selectOption(interval)
+      await page.waitForFunction((i) => document.querySelector('#status')!.textContent!.includes(` ${i}, resampled in the page`), interval, { timeout: 10_000 })
+      await page.locator('#status[data-state="ready"]').waitFor({ timeout: 10_000 })
+      // Pages of 300 source candles (a few bars call for older pages at once): one bucket per
+      // 15 (or 4) of them, the oldest left out while partial.
+      const n = await candles(page)
+      const text = (await page.locator('#status').textContent())!
+      const source = Number(/resampled in the page from ([\d,]+) /.exec(text)![1]!.replaceAll(',', ''))
+      const perBucket = interval === '15m' ? 15 : 4
+      expect(source % PAGE_SIZE).toBe(0)
+      expect(n).toBeGreaterThanOrEqual(Math.floor(source / perBucket) - 1)
+      expect(n).toBeLessThanOrEqual(Math.ceil(source / perBucket))
+      const oldest = Date.parse((await page.locator('#status').getAttribute('data-oldest'))!)
+      expect(oldest % (minutes * 60_000)).toBe(0)
+      const pixels = await page.evaluate(countPixels)
+      expect(pixels.up + pixels.down).toBeGreaterThan(500)
+    }
+    await page.locator('#interval').selectOption('1h')
+    await page.locator('#status[data-state="ready"]').waitFor({ timeout: 10_000 })
+    expect(consoleErrors).toEqual([])
   })
 
   test("a plan error shows as a readable message: the free key on the aggregated series", async () => {

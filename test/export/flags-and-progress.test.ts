@@ -54,7 +54,7 @@ describe('market-candles export: bad flags print the usage and exit 2', () => {
     [['export', '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1d', '--out', 'x.txt'], "cannot tell the format of 'x.txt'"],
     [['export', '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1d', '--out', '-'], '--out - (stdout) needs --format csv or --format jsonl'],
     [['export', '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1d', '--out', '-', '--format', 'sqlite'], 'SQLite cannot be written to stdout'],
-    [[...OK, '--format', 'parquet'], "--format must be sqlite, csv or jsonl, got 'parquet'"],
+    [[...OK, '--format', 'xlsx'], "--format must be sqlite, csv, jsonl, parquet or postgres, got 'xlsx'"],
     [[...OK, '--mock', '--base-url', 'http://127.0.0.1:1'], '--mock and --base-url exclude each other'],
     [[...OK, '--progress-interval', '0'], '--progress-interval must be a number of seconds'],
     [[...OK, '--pair', 'BTC/USD'], '--pair BTC/USD is given twice'],
@@ -111,7 +111,8 @@ describe('market-candles export: progress', () => {
     const r = await runCli(['export', '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1h', '--start', '2024-01-01', '--end', '2024-12-31', '--out', out, '--progress-interval', '0.2', '--rate-limit', '3'], env)
     expect(r.code).toBe(0)
     const lines = r.stderr.trimEnd().split('\n')
-    const progress = lines.filter((l) => l.startsWith('export: bitstamp BTC/USD 1h: '))
+    const progress = lines.filter((l) => l.startsWith('export: bitstamp BTC/USD 1h: ') && !l.includes(' stored'))
+    expect(lines.at(-2)).toBe('export: bitstamp BTC/USD 1h: 8,761 candles stored, 8,761 expected, no gaps') // the series' coverage
     expect(progress.length).toBeGreaterThanOrEqual(2)
     for (const line of progress) {
       expect(line).toMatch(/^export: bitstamp BTC\/USD 1h: \d+\/8761 candles \(\d+\.\d %\), \d+ pages, \d+\.\d requests\/s, \d+ × 429, ETA (\d+s|\d+m\d\ds|\?)$/)

@@ -2,10 +2,9 @@ import { columnsOf, type Kind } from './columns.js'
 import type { AnyCandle } from './sink.js'
 
 // RFC 4180: a field holding a comma, a quote or a line break is quoted, its quotes doubled.
-function field(value: unknown): string {
-  if (value === null || value === undefined) return ''
-  const text = typeof value === 'string' ? value : Array.isArray(value) ? JSON.stringify(value) : String(value)
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text
+const NEEDS_QUOTES = /[",\r\n]/
+function text(value: string): string {
+  return NEEDS_QUOTES.test(value) ? `"${value.replaceAll('"', '""')}"` : value
 }
 
 /** The header line of a kind's CSV file, newline included. */
@@ -13,15 +12,28 @@ export function csvHeader(kind: Kind): string {
   return `${columnsOf(kind).join(',')}\n`
 }
 
-/** One page as CSV lines; `exchanges` is JSON text, a null `flag` an empty field. */
+/**
+ * One page as CSV lines, columns in EXCHANGE_COLUMNS / AGGREGATED_COLUMNS order; `exchanges` is
+ * JSON text, a null `flag` an empty field. Numbers are JavaScript's shortest round-trip text and never
+ * need quotes. One template per row: the generic per-field function it replaces (a type test and a
+ * regular expression for every value) was 16 % of the export's CPU time in a profile.
+ */
 export function csvLines(kind: Kind, candles: readonly AnyCandle[]): string {
-  const columns = columnsOf(kind)
   let out = ''
-  for (const c of candles) {
-    const row = c as unknown as Record<string, unknown>
-    let line = field(row[columns[0]!])
-    for (let i = 1; i < columns.length; i++) line += ',' + field(row[columns[i]!])
-    out += line + '\n'
+  if (kind === 'exchange') {
+    for (const c of candles as ReadonlyArray<Extract<AnyCandle, { exchange: string }>>) {
+      out +=
+        `${text(c.exchange)},${text(c.interval)},${text(c.base)},${text(c.quote)},${text(c.close_ts)},` +
+        `${c.open},${c.high},${c.low},${c.close},${c.base_volume},${c.quote_volume},` +
+        `${text(c.source_provider)},${text(c.source_channel)},${c.flag == null ? '' : text(c.flag)}\n`
+    }
+  } else {
+    for (const c of candles as ReadonlyArray<Extract<AnyCandle, { method: string }>>) {
+      out +=
+        `${text(c.method)},${text(c.interval)},${text(c.base)},${text(c.quote)},${text(c.close_ts)},` +
+        `${c.open},${c.high},${c.low},${c.close},${c.base_volume},${c.quote_volume},` +
+        `${text(JSON.stringify(c.exchanges))},${c.flag == null ? '' : text(c.flag)}\n`
+    }
   }
   return out
 }

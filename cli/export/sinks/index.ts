@@ -1,3 +1,3 @@
-export { openSink } from './open-sink.js'
+export { openSink, type SinkOptions } from './open-sink.js'
 export { OutputError, type Sink, type AnyCandle } from './sink.js'
 export { EXCHANGE_COLUMNS, AGGREGATED_COLUMNS } from './columns.js'

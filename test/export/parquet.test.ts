@@ -1,0 +1,143 @@
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { startMockServer, type RunningMockServer } from '../../mocks/server/index.js'
+import { duckRowGroups, duckRows, duckSchema } from './parquet-reader.js'
+import { sqliteRows } from './read-output.js'
+import { runCli, startCli, waitFor } from './run-cli.js'
+
+const NOW = '2025-01-01T00:00:00Z'
+let server: RunningMockServer
+let dir: string
+let env: Record<string, string>
+
+beforeAll(async () => {
+  server = await startMockServer({ port: 0, now: NOW, rateLimit: false })
+  dir = mkdtempSync(join(tmpdir(), 'export-parquet-'))
+  env = { MARKET_CANDLES_API_KEY: 'demo-enterprise-key', MARKET_CANDLES_BASE_URL: server.url }
+})
+afterAll(async () => {
+  await server.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+// SQLite's row, as DuckDB reads the Parquet one: exchanges as a list.
+const fromSqlite = (rows: Record<string, unknown>[]) => rows.map((r) => ('exchanges' in r ? { ...r, exchanges: JSON.parse(String(r.exchanges)) } : r))
+
+const SERIES = {
+  exchange: ['--exchange', 'bitstamp', '--pair', 'BTC/USD', '--pair', 'ETH/USD', '--interval', '1h', '--start', '2024-01-01', '--end', '2024-03-31'],
+  aggregated: ['--aggregated', '--pair', 'BTC/USD', '--pair', 'ETH/USD', '--interval', '1h', '--start', '2024-01-01', '--end', '2024-03-31'],
+} as const
+
+describe('market-candles export --format parquet', () => {
+  test.each(['exchange', 'aggregated'] as const)('an independent reader (DuckDB) reads back every row of the SQLite export of the same range (%s)', async (kind) => {
+    const out = join(dir, `same-${kind}`)
+    const db = join(dir, `same-${kind}.sqlite`)
+    const args = [...SERIES[kind], '--rate-limit', 'off', '--quiet']
+    expect((await runCli(['export', ...args, '--out', out, '--format', 'parquet'], env)).code).toBe(0)
+    expect((await runCli(['export', ...args, '--out', db], env)).code).toBe(0)
+    const expected = fromSqlite(sqliteRows(db, kind === 'exchange' ? 'exchange_candles' : 'aggregated_candles'))
+    expect(expected.length).toBeGreaterThan(4000)
+    expect(await duckRows(out, kind)).toEqual(expected)
+    // Hive partitions, one folder per series
+    const source = kind === 'exchange' ? 'exchange=bitstamp' : 'method=omm_vwap_v1'
+    expect(readdirSync(join(out, source, 'base=BTC', 'quote=USD', 'interval=1h'))).toEqual(['part-000000.parquet'])
+  }, 60_000)
+
+  test('typed columns: close_ts a UTC timestamp, prices and volumes doubles, exchanges a list of strings, flag nullable; Zstandard', async () => {
+    const schema = await duckSchema(join(dir, 'same-aggregated'))
+    expect(schema['duckdb:close_ts']!.type).toBe('TIMESTAMP WITH TIME ZONE')
+    for (const name of ['open', 'high', 'low', 'close', 'base_volume', 'quote_volume']) expect(schema[`duckdb:${name}`]!.type).toBe('DOUBLE')
+    expect(schema['duckdb:exchanges']!.type).toBe('VARCHAR[]')
+    expect(schema['duckdb:flag']!.type).toBe('VARCHAR')
+    expect(schema.flag!.nullable).toBe(true)
+    expect(schema.close_ts!.nullable).toBe(false)
+    const groups = await duckRowGroups(join(dir, 'same-exchange'))
+    expect(new Set(groups.map((g) => g.compression))).toEqual(new Set(['ZSTD']))
+  }, 30_000)
+
+  test('--resample 4h stores resampled candles in the dataset, in the folder of the target interval', async () => {
+    const out = join(dir, 'four')
+    const db = join(dir, 'four.sqlite')
+    const args = [...SERIES.exchange, '--resample', '4h', '--rate-limit', 'off', '--quiet']
+    expect((await runCli(['export', ...args, '--out', out, '--format', 'parquet'], env)).code).toBe(0)
+    expect((await runCli(['export', ...args, '--out', db], env)).code).toBe(0)
+    const expected = sqliteRows(db, 'exchange_candles')
+    expect(expected.length).toBeGreaterThan(1000)
+    expect(expected.every((r) => r.interval === '4h')).toBe(true)
+    expect(await duckRows(out, 'exchange')).toEqual(expected)
+    expect(existsSync(join(out, 'exchange=bitstamp', 'base=ETH', 'quote=USD', 'interval=4h', 'part-000000.parquet'))).toBe(true)
+  }, 60_000)
+
+  test('--out - is refused for Parquet, and a path that is a file is a clear error', async () => {
+    const r = await runCli(['export', ...SERIES.exchange, '--out', '-', '--format', 'parquet'], env)
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain('Parquet cannot be written to stdout')
+    const file = join(dir, 'a-file')
+    writeFileSync(file, 'not a directory')
+    const f = await runCli(['export', ...SERIES.exchange, '--out', file, '--format', 'parquet', '--quiet'], env)
+    expect(f.code).toBe(1)
+    expect(f.stderr).toMatch(/cannot use .*a-file as a Parquet dataset/)
+  }, 30_000)
+})
+
+describe('market-candles export --format parquet: resume', () => {
+  // 2 pairs × 74,881 1m candles: part files of 100,000 rows fill mid-run; a few seconds without a rate limit.
+  const LONG = ['--exchange', 'bitstamp', '--pair', 'BTC/USD', '--pair', 'ETH/USD', '--interval', '1m', '--start', '2024-01-01', '--end', '2024-02-22', '--rate-limit', 'off']
+  let full: Record<string, unknown>[]
+
+  /** Starts the long export into `out` and waits until BTC/USD's first part file is there. */
+  async function startAndWaitForPart(out: string) {
+    const btc = join(out, 'exchange=bitstamp', 'base=BTC', 'quote=USD', 'interval=1m')
+    const cli = startCli(['export', ...LONG, '--out', out, '--format', 'parquet', '--quiet'], env, 120_000)
+    await waitFor(() => existsSync(join(btc, 'part-000000.parquet')) || cli.child.exitCode !== null, 60_000, 'a first part file')
+    return { cli, btc }
+  }
+
+  beforeAll(async () => {
+    const db = join(dir, 'long.sqlite')
+    expect((await runCli(['export', ...LONG, '--out', db, '--quiet'], env, 120_000)).code).toBe(0)
+    full = sqliteRows(db, 'exchange_candles')
+  }, 120_000)
+
+  test('a rerun adds part files after the last stored candle of each series: never a duplicate', async () => {
+    const out = join(dir, 'rerun')
+    const first = ['--exchange', 'bitstamp', '--pair', 'BTC/USD', '--pair', 'ETH/USD', '--interval', '1m', '--start', '2024-01-01', '--end', '2024-01-20', '--rate-limit', 'off', '--quiet']
+    expect((await runCli(['export', ...first, '--out', out, '--format', 'parquet'], env, 120_000)).code).toBe(0)
+    expect((await runCli(['export', ...LONG, '--quiet', '--out', out, '--format', 'parquet'], env, 120_000)).code).toBe(0)
+    expect((await runCli(['export', ...LONG, '--quiet', '--out', out, '--format', 'parquet'], env, 120_000)).code).toBe(0) // nothing new
+    expect(await duckRows(out, 'exchange')).toEqual(full)
+    expect(readdirSync(join(out, 'exchange=bitstamp', 'base=BTC', 'quote=USD', 'interval=1m'))).toEqual(['part-000000.parquet', 'part-000001.parquet'])
+  }, 240_000)
+
+  test('SIGINT writes the rows in hand as a last part and exits 130; the same command then completes with no gap and no duplicate', async () => {
+    const out = join(dir, 'int')
+    const { cli } = await startAndWaitForPart(out)
+    cli.child.kill('SIGINT')
+    const r = await cli.result
+    expect(r.code).toBe(130)
+    const partial = await duckRows(out, 'exchange')
+    expect(partial.length).toBeGreaterThan(74_881) // BTC/USD whole, and ETH/USD's rows in hand
+    expect(partial).toEqual(full.slice(0, partial.length))
+    expect((await runCli(['export', ...LONG, '--out', out, '--format', 'parquet', '--quiet'], env, 120_000)).code).toBe(0)
+    expect(await duckRows(out, 'exchange')).toEqual(full)
+  }, 240_000)
+
+  test('after SIGKILL mid-run, a rerun completes with no gap and no duplicate; a torn part file and a leftover temporary file are detected and replaced', async () => {
+    const out = join(dir, 'kill')
+    const { cli, btc } = await startAndWaitForPart(out)
+    cli.child.kill('SIGKILL')
+    expect((await cli.result).signal).toBe('SIGKILL')
+    // What a kill during a write or a full disk leaves: a torn part, a temporary file.
+    const part = join(btc, 'part-000000.parquet')
+    copyFileSync(part, join(btc, 'part-000001.parquet'))
+    truncateSync(join(btc, 'part-000001.parquet'), Math.floor(statSync(part).size / 2))
+    writeFileSync(join(btc, 'part-000002.parquet.tmp'), 'PAR1 half written')
+    const again = await runCli(['export', ...LONG, '--out', out, '--format', 'parquet', '--progress-interval', '60'], env, 120_000)
+    expect(again.code).toBe(0)
+    expect(again.stderr).toContain('part-000001.parquet: an unfinished part file; its candles are fetched again')
+    expect(await duckRows(out, 'exchange')).toEqual(full)
+    expect(readdirSync(btc).some((name) => name.endsWith('.tmp'))).toBe(false)
+  }, 240_000)
+})
