@@ -23,6 +23,7 @@ import { measureServerThroughput, reportServerThroughput } from './server-throug
 import { formatTable, markdownTable, type BenchRow, type TableRow } from './table.js'
 import { measureUncoordinatedClients, reportUncoordinatedClients, tableUncoordinatedClients } from './uncoordinated-clients.js'
 import { measureCandleWalkCpu, reportCandleWalkCpu, tableCandleWalkCpu } from './candle-walk-cpu.js'
+import { measureFollow, reportFollow } from './follow.js'
 import { measureConformance, reportConformance } from './conformance.js'
 import { measureRedisWorkers, reportRedisWorkers, tableRedisWorkers } from './redis-workers.js'
 
@@ -49,6 +50,7 @@ const SECTIONS = [
   define('4', measureValidationCost, reportValidationCost, (r) => r.rows),
   define('5', measureMswVsServer, reportMswVsServer, (r) => r.rows),
   define('6', measureExport, reportExport, (r) => r.rows),
+  define('follow', measureFollow, reportFollow, (r) => r.rows),
   define('analyse', measureAnalyse, reportAnalyse, (r) => r.rows),
   define('journal', measureJournalCost, reportJournalCost, (r) => r.rows),
   define('7', measureConformance, reportConformance, (r) => r.rows),
@@ -74,9 +76,9 @@ console.log(buildCli())
 console.log('')
 
 // Every loop is bounded; this only catches a hang (e.g. a request that never completes).
-// Exiting kills the server children too. The whole run takes about 5-8 minutes, most of it in 3b
-// (paced by the rate limit) and 3c (walks of 10 M candles).
-const WATCHDOG_S = 900
+// Exiting kills the server children too. The whole run takes about 9-12 minutes, most of it in 3b
+// (paced by the rate limit), 3c (walks of 10 M candles) and follow (about 4: it waits for minutes to close).
+const WATCHDOG_S = 1500
 const watchdog = setTimeout(() => {
   console.error(`bench: still running after ${WATCHDOG_S} s, giving up`)
   process.exit(2)

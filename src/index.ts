@@ -52,6 +52,9 @@ export type { PageCursor, CandlePage, PageWalk, CandleWalk, WalkOptions, ToArray
 export { resample, ResampleError } from './analysis/index.js'
 export type { ResampleOptions, ResampledCandle, BucketFill } from './analysis/index.js'
 
+// Following the newest candles: follows come from the client's methods, so only their types are public
+export type { CandleFollow, FollowMany, FollowCursor, FollowManyCursor, FollowEnd, FollowEvent, FollowOptions, FollowPage, FollowSeries, FollowSeriesId } from './follow/index.js'
+
 // Client-side rate limiting, shareable between the clients of one account
 export { RateLimiter } from './rate-limit/rate-limiter.js'
 export type { RateLimiterOptions } from './rate-limit/rate-limiter.js'

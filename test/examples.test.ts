@@ -42,6 +42,13 @@ const EXPECTED: Record<string, RegExp[]> = {
     /aborted after 3 pages .*APIUserAbortError/,
     /AbortController \+ resumePages: \d+ candles, duplicates 0, identical to the uninterrupted walk: true/,
   ],
+  'follow-live.ts': [
+    /2026-05-31T23:55:00Z close/,
+    /followed 8 candles; cursor: \{"version":1,"kind":"follow".*"start":"2026-06-01T00:02:00\.001Z"\}/,
+    /resumed with 2026-06-01T00:03:00Z/,
+    /followMany: 6 pages, one cursor for 3 series/,
+    /ended: Exchange 'ftx' closed on 2022-11-11/,
+  ],
   'errors.ts': [/PermissionDeniedError status 403/, /InvalidParamsError \(nothing sent\).*limit/, /NotFoundError status 404/, /AuthenticationError status 401/],
   'shared-rate-limit.ts': [/burst of 30 calls over 2 clients: 30 answered 200, 0 answered 429, 0 failed/, /"acct_enterprise":30/],
   'redis-workers.ts': [/3 worker processes, 60 calls: 60 answered 200, 0 answered 429, 0 failed/, /"acct_enterprise":60/],

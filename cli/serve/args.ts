@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util'
 import { parseDateTime } from '../../src/contract/index.js'
 import { DEFAULT_JOURNAL_SIZE } from '../../mocks/core/journal.js'
 import { UsageError } from '../usage-error.js'
+import { MAX_CLOCK_RATE } from '../../mocks/core/clock.js'
+import { MAX_PUBLISH_DELAY_MS } from '../../mocks/core/service-time.js'
 
 /** The options of `market-candles serve`. */
 export interface ServeArgs {
@@ -12,6 +14,10 @@ export interface ServeArgs {
   rateLimit: boolean
   /** A JSON file with the dataset to serve instead of the default one. */
   data: string | undefined
+  /** Clock ms per wall ms; undefined: fixed with --now, else the system clock. */
+  clockRate: number | undefined
+  /** How long after its close a candle becomes visible. */
+  publishDelay: number
   /** Requests the journal keeps (per session); 0 switches it off. */
   journalSize: number
   help: boolean
@@ -27,6 +33,11 @@ Options:
   --port N          port to listen on; 0 picks a free one (default ${DEFAULT_PORT})
   --host H          address to bind (default 127.0.0.1)
   --now ISO         fix the service clock, e.g. 2025-01-01T00:00:00Z (default: system clock)
+  --clock-rate N    run the clock at N times wall speed, from --now (or the system time):
+                    60 closes a 1m candle every second, 0 fixes it (default: fixed with --now,
+                    else 1). POST /_mock/clock {"rate": N} changes it while running
+  --publish-delay MS  a candle becomes visible MS milliseconds after its close, as a real feed's
+                    ingestion delay makes it (service clock; default 0)
   --latency MS      delay every response by MS milliseconds (default 0)
   --no-rate-limit   switch off the 10 requests/second limit (for throughput benchmarks)
   --journal-size N  requests the journal keeps per session, newest first (default 1000;
@@ -42,7 +53,13 @@ function integer(name: string, text: string, max: number): number {
   return Number(text)
 }
 
-const VALUED = new Set(['--port', '--host', '--now', '--latency', '--data', '--journal-size'])
+function clockRate(text: string): number {
+  const rate = Number(text)
+  if (!/^\d+(\.\d+)?$/.test(text) || rate > MAX_CLOCK_RATE) throw new UsageError(`--clock-rate must be a number from 0 to ${MAX_CLOCK_RATE}, got '${text}'`)
+  return rate
+}
+
+const VALUED = new Set(['--port', '--host', '--now', '--latency', '--data', '--clock-rate', '--publish-delay', '--journal-size'])
 
 /**
  * `--latency -5` as `--latency=-5`: parseArgs refuses a value that starts with a dash with its own
@@ -76,6 +93,8 @@ export function parseServeArgs(argv: string[]): ServeArgs {
         now: { type: 'string' },
         latency: { type: 'string' },
         data: { type: 'string' },
+        'clock-rate': { type: 'string' },
+        'publish-delay': { type: 'string' },
         'journal-size': { type: 'string' },
         'rate-limit': { type: 'boolean', default: true },
         help: { type: 'boolean', short: 'h', default: false },
@@ -96,6 +115,8 @@ export function parseServeArgs(argv: string[]): ServeArgs {
     latency: values.latency === undefined ? 0 : integer('latency', values.latency, 600_000),
     rateLimit: values['rate-limit'],
     data: values.data,
+    clockRate: values['clock-rate'] === undefined ? undefined : clockRate(values['clock-rate']),
+    publishDelay: values['publish-delay'] === undefined ? 0 : integer('publish-delay', values['publish-delay'], MAX_PUBLISH_DELAY_MS),
     journalSize: values['journal-size'] === undefined ? DEFAULT_JOURNAL_SIZE : integer('journal-size', values['journal-size'], 1_000_000),
     help: values.help,
   }

@@ -2,7 +2,13 @@ import { startMockServer } from '../../mocks/server/http-server.js'
 import { demoKeys } from '../../mocks/data/accounts.js'
 import { EXIT } from '../exit-codes.js'
 import { DataFileError, loadDataFile } from './load-data.js'
-import { SERVE_USAGE, parseServeArgs } from './args.js'
+import { SERVE_USAGE, parseServeArgs, type ServeArgs } from './args.js'
+
+function describeClock(args: ServeArgs): string {
+  const from = args.now ?? 'system time'
+  if (args.clockRate === undefined) return from
+  return args.clockRate === 0 ? `${from}, fixed` : `from ${from}, running at ${args.clockRate}x`
+}
 
 /**
  * Runs `market-candles serve ARGS`: resolves with an exit code when it cannot start, and once
@@ -14,7 +20,13 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     console.log(SERVE_USAGE)
     return EXIT.ok
   }
-  const serviceOptions = { now: args.now, rateLimit: args.rateLimit ? undefined : false as const, journal: args.journalSize === 0 ? false as const : { size: args.journalSize } }
+  const serviceOptions = {
+    now: args.now,
+    clockRate: args.clockRate,
+    publishDelayMs: args.publishDelay,
+    rateLimit: args.rateLimit ? undefined : false as const,
+    journal: args.journalSize === 0 ? false as const : { size: args.journalSize },
+  }
   let loaded
   try {
     loaded = args.data === undefined ? undefined : loadDataFile(args.data, serviceOptions)
@@ -34,7 +46,7 @@ export async function runServe(argv: readonly string[]): Promise<number> {
   }
   console.log(`listening on ${server.url}`)
   console.log('')
-  console.log(`clock: ${args.now ?? 'system time'}; rate limit: ${args.rateLimit ? '10 requests/second per account' : 'off'}${args.latency ? `; latency: ${args.latency} ms` : ''}`)
+  console.log(`clock: ${describeClock(args)}; rate limit: ${args.rateLimit ? '10 requests/second per account' : 'off'}${args.latency ? `; latency: ${args.latency} ms` : ''}${args.publishDelay ? `; publish delay: ${args.publishDelay} ms` : ''}`)
   if (loaded?.keyCount !== undefined) {
     // The user's own keys are not printed: a key never appears in a log line.
     console.log(`dataset: ${args.data}; ${loaded.keyCount} keys from that file (header X-API-Key)`)

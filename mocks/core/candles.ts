@@ -16,6 +16,7 @@ import { fail, invalid, json } from './respond.js'
 import { isResponse, resolveExchange, resolveInterval, resolveMethod } from './resolve.js'
 import { mapKey } from '../data/map-key.js'
 import { readHeader } from './read-header.js'
+import { visibleUntil } from './service-time.js'
 import type { RequestNote } from './routes.js'
 import type { HeaderSource, MockResponse } from './types.js'
 
@@ -51,7 +52,9 @@ async function answer<Q extends CandleQuery>(route: CandleRoute<Q>, ctx: Service
   const query = parsed.data
 
   const now = ctx.clock.now()
-  const series = route.resolve(ctx, query, now)
+  // Candles appear once the clock passes their close plus the publish delay; the plan counts from now.
+  const visible = visibleUntil(ctx, now)
+  const series = route.resolve(ctx, query, visible)
   if (isResponse(series)) return series
 
   const verdict = checkPlan(ctx.plans.get(account.plan)!, route.name, query.interval, query.start, now)
@@ -64,7 +67,7 @@ async function answer<Q extends CandleQuery>(route: CandleRoute<Q>, ctx: Service
 
   const rateHeaders = ctx.rateWindow?.record(account.id) ?? {}
   ctx.usage.set(account.id, (ctx.usage.get(account.id) ?? 0) + 1)
-  const page = takePage(series, { start: query.start, end: query.end, limit: query.limit ?? LIMIT.default, now, horizon: verdict.horizon })
+  const page = takePage(series, { start: query.start, end: query.end, limit: query.limit ?? LIMIT.default, now: visible, horizon: verdict.horizon })
   return json(200, page, rateHeaders)
 }
 

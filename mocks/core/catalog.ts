@@ -6,6 +6,7 @@ import { isResponse, resolveExchange, resolveInterval, resolveMethod } from './r
 import { mapKey } from '../data/map-key.js'
 import { METHOD_IMPLEMENTATIONS } from '../data/method-registry.js'
 import { compare } from './compare.js'
+import { visibleUntil } from './service-time.js'
 import type { MockResponse } from './types.js'
 
 /*
@@ -29,7 +30,7 @@ export function exchangePairs(ctx: ServiceContext, raw: RawQuery): MockResponse 
   if (unknownExchange) return unknownExchange
   const interval = resolveInterval(parsed.data.interval)
   if (isResponse(interval)) return interval
-  return json(200, ctx.index.coverage(ctx.index.exchangePairs(exchange, interval).values(), ctx.clock.now()))
+  return json(200, ctx.index.coverage(ctx.index.exchangePairs(exchange, interval).values(), visibleUntil(ctx, ctx.clock.now())))
 }
 
 export function aggregatedPairs(ctx: ServiceContext, raw: RawQuery): MockResponse {
@@ -44,7 +45,7 @@ export function aggregatedPairs(ctx: ServiceContext, raw: RawQuery): MockRespons
     methods = [method]
   }
   // Without `method`, all methods are unioned: one entry per pair spanning every method's coverage.
-  const now = ctx.clock.now()
+  const now = visibleUntil(ctx, ctx.clock.now())
   const union = new Map<string, PairCoverage>()
   for (const method of methods) {
     for (const entry of ctx.index.coverage(ctx.index.aggregatedPairs(method, interval).values(), now)) {

@@ -14,4 +14,6 @@ export interface ServiceContext {
   /** Undefined when the rate limit is switched off. */
   readonly rateWindow: RateWindow | undefined
   readonly clock: MockClock
+  /** How long after its close a candle becomes visible (contract: reference-service). */
+  readonly publishDelayMs: number
 }

@@ -20,8 +20,8 @@ function registry() {
   r.add(latencySchema, { id: 'Latency', description: 'A delay in milliseconds: a number, or `{"dist": "uniform", "min_ms", "max_ms"}`, or `{"dist": "lognormal", "median_ms", "sigma"}` (seeded by the fault\'s `seed`; at most 600000).' })
   r.add(pendingFaultSchema, { id: 'PendingFault', description: 'A queued fault as given, with its `id` and the requests it still applies to (`times`, null for unlimited).' })
   r.add(faultIdSchema, { id: 'FaultId' })
-  r.add(clockUpdateSchema, { id: 'ClockUpdate', description: 'Exactly one of `now` (fix the clock) and `advance_ms` (move it).' })
-  r.add(clockSchema, { id: 'Clock', description: 'The service clock, ISO 8601.' })
+  r.add(clockUpdateSchema, { id: 'ClockUpdate', description: 'At most one of `now` (set the clock) and `advance_ms` (move it), and/or `rate` (run it at that many times wall speed; 0 fixes it).' })
+  r.add(clockSchema, { id: 'Clock', description: 'The service clock, ISO 8601, and its rate (clock ms per wall ms; 0 when fixed).' })
   r.add(usageSchema, { id: 'Usage', description: 'Counted calls per account id, zeros included.' })
   r.add(healthSchema, { id: 'Health', description: 'The server answers; `sessions` is how many sessions exist.' })
   r.add(journalEntrySchema, { id: 'JournalEntry', description: 'One request the service answered. The API key is never recorded; `account` is the account it acts as.' })
@@ -113,7 +113,7 @@ export function buildControlPlaneOpenApi(): Record<string, unknown> {
         get: { operationId: 'clock', summary: 'The service clock', responses: guarded({ 200: json(ref('Clock'), 'Now.') }) },
         post: {
           operationId: 'setClock',
-          summary: 'Fix or move the service clock',
+          summary: 'Set, move or run the service clock',
           requestBody: { required: true, content: { 'application/json': { schema: ref('ClockUpdate') } } },
           responses: guarded({ 200: json(ref('Clock'), 'The new now.'), 413: TOO_LARGE, 422: INVALID }),
         },

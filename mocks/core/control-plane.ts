@@ -58,7 +58,7 @@ async function listRequests(service: MockService, query: string, signal: AbortSi
   }
 }
 
-const clockBody = (service: MockService) => json(200, { now: new Date(service.clock.now()).toISOString() })
+const clockBody = (service: MockService) => json(200, { now: new Date(service.clock.now()).toISOString(), rate: service.clock.rate })
 
 // Built on first use: most test suites never ask for it.
 let controlDocument: Record<string, unknown> | undefined
@@ -88,10 +88,10 @@ const ROUTES: Record<string, Record<string, Handler>> = {
     POST: (service, text) => {
       const parsed = parseBody(clockUpdateSchema, text)
       if ('error' in parsed) return parsed.error
-      const { now, advance_ms } = parsed.data
+      const { now, advance_ms, rate } = parsed.data
       try {
         if (now !== undefined) service.clock.set(now)
-        else {
+        else if (advance_ms !== undefined) {
           // Checked before anything changes: a clock out of a Date's range would break every later request.
           toEpochMs(service.clock.now() + advance_ms!)
           service.clock.advance(advance_ms!)
@@ -100,6 +100,8 @@ const ROUTES: Record<string, Record<string, Handler>> = {
         const field = now === undefined ? 'advance_ms' : 'now'
         return invalid([{ type: 'value_error', loc: ['body', field], msg: `Value error, ${(error as Error).message}`, input: now ?? advance_ms }])
       }
+      // After the move: the clock runs at the new rate from the time just set.
+      if (rate !== undefined) service.clock.setRate(rate)
       return clockBody(service)
     },
   },

@@ -7,7 +7,7 @@
 /** Sent on every answer. */
 export const CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, WWW-Authenticate',
+  'access-control-expose-headers': 'Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, WWW-Authenticate, Date',
 }
 
 /** The headers of a 204 answer to a preflight; `requested` is its `Access-Control-Request-Headers`. */

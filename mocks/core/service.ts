@@ -4,6 +4,7 @@ import type { ExplicitDataset } from '../data/explicit-store.js'
 import type { ProceduralDataset } from '../data/procedural-store.js'
 import type { CandleStore } from '../data/series.js'
 import { createClock, type MockClock } from './clock.js'
+import { checkPublishDelay, withDate } from './service-time.js'
 import type { ServiceContext } from './context.js'
 import { dispatch } from './dispatch.js'
 import { FaultCapabilities, FaultQueue } from './faults.js'
@@ -30,8 +31,21 @@ export interface MockServiceOptions {
   accounts?: Account[]
   /** @default the demo keys (see README) */
   keys?: ApiKey[]
-  /** Fixes "now": the newest candle served is the latest with `close_ts <= now`. @default the system clock */
+  /**
+   * Where the service's clock starts: the newest candle served is the latest with `close_ts <= now`.
+   * Without `clockRate` the clock stays there. @default the system clock
+   */
   now?: DateInput
+  /**
+   * Runs the clock from `now` at this many times wall speed (60: a new `1m` candle every second;
+   * 0: fixed). The `Date` header of every answer reads this clock. @default 0 with `now`, else 1 (the system clock)
+   */
+  clockRate?: number
+  /**
+   * A candle becomes visible this many milliseconds after its close, as a real feed's ingestion
+   * delay makes it (on the service's clock). @default 0
+   */
+  publishDelayMs?: number
   /**
    * The per-account rate limit (a sliding one-second window), or `false` to switch it off (for throughput benchmarks).
    * `clock` measures the sliding window. @default { perSecond: 10, clock: performance.now }
@@ -154,12 +168,13 @@ interface SessionHooks {
 function serviceOf(shared: Shared, hooks: SessionHooks | undefined): MockService {
   const { fixtures, options } = shared
   const rateWindow = rateWindowOf(options.rateLimit)
-  const clock = createClock(options.now)
+  const clock = createClock({ now: options.now, rate: options.clockRate })
+  const publishDelayMs = checkPublishDelay(options.publishDelayMs)
   const keys = new KeyRing()
   const faults = new FaultQueue(shared.capabilities)
   const journal = new RequestJournal(options.journal === false ? 0 : options.journal?.size)
   const { accounts } = fixtures
-  const ctx: ServiceContext = { index: shared.index, plans: fixtures.plans, accounts, keys, usage: new Map(), rateWindow, clock }
+  const ctx: ServiceContext = { index: shared.index, plans: fixtures.plans, accounts, keys, usage: new Map(), rateWindow, clock, publishDelayMs }
   const dispatchOptions = { faults, journal, validateResponses: options.validateResponses ?? false }
   let ready = keys.load(fixtures.keys)
   // Awaited by every request; this only keeps a failure from going unhandled before the first one.
@@ -169,10 +184,12 @@ function serviceOf(shared: Shared, hooks: SessionHooks | undefined): MockService
     async handle(request) {
       await ready
       if (hooks && request.url.startsWith('/_sessions/')) {
+        // A session's own service stamps its answers with the session's clock; a refusal of the
+        // session URL itself gets the root's.
         const answered = await hooks.handle(request)
-        if (answered) return answered
+        if (answered) return answered.headers.date === undefined ? withDate(answered, clock) : answered
       }
-      return dispatch(ctx, request, dispatchOptions)
+      return withDate(await dispatch(ctx, request, dispatchOptions), clock)
     },
     clock,
     usage: () => Object.fromEntries([...accounts.keys()].map((id) => [id, ctx.usage.get(id) ?? 0])),

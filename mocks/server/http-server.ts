@@ -8,6 +8,7 @@ import { BytePool } from './byte-pool.js'
 import { createClientErrorListener } from './client-error.js'
 import { MAX_CONTROL_BODY, handleControl, isControlPath, readsBody } from '../core/control-plane.js'
 import { encodeJson } from './encode-json.js'
+import { withDate } from '../core/service-time.js'
 import { OpenFaults, deliver } from './deliver.js'
 import { splitSessionUrl, tooManySessions } from '../core/session-path.js'
 import type { MockResponse } from '../core/types.js'
@@ -105,7 +106,8 @@ async function route(root: MockService, req: IncomingMessage | undefined, method
   }
   const queryAt = url.indexOf('?')
   const path = queryAt < 0 ? url : url.slice(0, queryAt)
-  if (isControlPath(path)) return controlEndpoint(service, req, method, path, queryAt < 0 ? '' : url.slice(queryAt + 1), signal)
+  // The service stamps its own answers; control answers carry its clock in `Date` too.
+  if (isControlPath(path)) return withDate(await controlEndpoint(service, req, method, path, queryAt < 0 ? '' : url.slice(queryAt + 1), signal), service.clock)
   return service.handle({ method, url, headers: req?.headers ?? {} })
 }
 

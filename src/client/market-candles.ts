@@ -15,6 +15,17 @@ import { toWireQuery } from './to-wire-query.js'
 import { APIPromise } from './api-promise.js'
 import { checkRequestOptions, REQUEST_OPTION_KEYS, type RequestOptions } from './request-options.js'
 import { Transport } from './transport.js'
+import {
+  CandleFollow,
+  FollowMany,
+  checkAnyFollowCursor,
+  checkFollowOptions,
+  type FollowCursor,
+  type FollowManyCursor,
+  type FollowOptions,
+  type FollowSeries,
+  type FollowSource,
+} from '../follow/index.js'
 
 /** The page size of walks when the query gives no `limit`: the service's maximum, fewest requests. */
 export const WALK_PAGE_SIZE: number = LIMIT.max
@@ -164,6 +175,111 @@ export class MarketCandles {
     return new PageWalk(this.#pageFetcher(checked.endpoint as E, walkOptions('resumePages', options)), checked, options)
   }
 
+  /**
+   * Follows one exchange series as new candles close: the history from `start` first (without
+   * `start`, the latest closed candle), then each new candle once it has closed, each exactly once,
+   * ascending, for as long as you iterate. Requests go out just after the next candle is due on the
+   * service's clock (learnt from its `Date` header) plus `settleMs`: one request per interval in
+   * steady state, through the client's rate limiter and retries. A candle not there yet is asked for
+   * again with a bounded backoff. `live.cursor` (plain JSON) resumes it with `resumeFollow`; a closed
+   * exchange ends it with `live.ended` saying so; `signal` or `break` stops it.
+   * @example
+   * const live = client.exchangeOhlcvFollow({ exchange: 'bitstamp', interval: '1m', base: 'BTC', quote: 'USD', start: '2026-01-01' })
+   * for await (const candle of live) {
+   *   console.log(candle.close_ts, candle.close)
+   *   localStorage.setItem('cursor', JSON.stringify(live.cursor))
+   * }
+   */
+  exchangeOhlcvFollow(params: ExchangeOhlcvParams, options?: FollowOptions): CandleFollow<ExchangeCandle> {
+    const checked = checkFollowOptions(options, 'exchangeOhlcvFollow')
+    return new CandleFollow(this.#followSource(checked), [this.#followCursor('exchange_ohlcv', params)], checked)
+  }
+
+  /**
+   * Follows one aggregated series as new candles close (see {@link exchangeOhlcvFollow}).
+   * @example
+   * for await (const candle of client.aggregatedOhlcvFollow({ interval: '1h', base: 'ETH', quote: 'USD' })) {}
+   */
+  aggregatedOhlcvFollow(params: AggregatedOhlcvParams, options?: FollowOptions): CandleFollow<AggregatedCandle> {
+    const checked = checkFollowOptions(options, 'aggregatedOhlcvFollow')
+    return new CandleFollow(this.#followSource(checked), [this.#followCursor('aggregated_ohlcv', params)], checked)
+  }
+
+  /**
+   * Follows many series at once under the account's rate limit (the client's limiter): yields
+   * `{ series, candle }`, ascending within each series. Polls that fall due at the same boundary are
+   * spread over the limiter, earliest first, `concurrency` in flight. One cursor covers them all.
+   * @example
+   * const live = client.followMany([
+   *   { endpoint: 'exchange_ohlcv', exchange: 'bitstamp', interval: '1m', base: 'BTC', quote: 'USD' },
+   *   { endpoint: 'aggregated_ohlcv', interval: '1m', base: 'ETH', quote: 'USD', start: '2026-01-01' },
+   * ])
+   * for await (const { series, candle } of live) console.log(series.base, candle.close_ts)
+   */
+  followMany(series: readonly FollowSeries[], options?: FollowOptions): FollowMany<ExchangeCandle | AggregatedCandle> {
+    const checked = checkFollowOptions(options, 'followMany')
+    if (!Array.isArray(series) || series.length === 0) throw new TypeError('followMany needs a non-empty array of series')
+    const cursors = series.map((s, i) => {
+      if (s === null || typeof s !== 'object' || (s.endpoint !== 'exchange_ohlcv' && s.endpoint !== 'aggregated_ohlcv')) {
+        throw new TypeError(`followMany series[${i}].endpoint must be 'exchange_ohlcv' or 'aggregated_ohlcv'`)
+      }
+      const { endpoint, ...params } = s
+      return this.#followCursor(endpoint, params)
+    })
+    return new FollowMany(this.#followSource(checked), uniqueSeries(cursors), checked)
+  }
+
+  /**
+   * Continues a follow from its cursor (`live.cursor`, possibly stored as JSON): a one-series
+   * cursor gives a {@link CandleFollow}, a `followMany` cursor a {@link FollowMany}. No gap, no
+   * duplicate: the first candle is the one right after the last one delivered.
+   * @example
+   * const live = client.resumeFollow(JSON.parse(saved))
+   * for await (const candle of live) {}
+   */
+  resumeFollow<E extends CandleEndpointName>(cursor: FollowCursor & { endpoint: E }, options?: FollowOptions): CandleFollow<CandleOf<E>>
+  resumeFollow(cursor: FollowManyCursor, options?: FollowOptions): FollowMany<ExchangeCandle | AggregatedCandle>
+  resumeFollow(cursor: FollowCursor | FollowManyCursor, options?: FollowOptions): CandleFollow<ExchangeCandle | AggregatedCandle> | FollowMany<ExchangeCandle | AggregatedCandle> {
+    const checked = checkFollowOptions(options, 'resumeFollow')
+    const parsed = checkAnyFollowCursor(cursor)
+    const cursors = parsed.kind === 'follow' ? [parsed] : parsed.series
+    // A cursor is a wire query: checked with the endpoint's own rules before any request.
+    // (`start` past `end` is a follow that has ended: its last cursor.)
+    for (const c of cursors) toWireQuery(c.endpoint, finishedStartDropped(c.query))
+    const source = this.#followSource<ExchangeCandle | AggregatedCandle>(checked)
+    return parsed.kind === 'follow' ? new CandleFollow(source, cursors, checked) : new FollowMany(source, uniqueSeries(cursors), checked)
+  }
+
+  #followCursor(endpoint: CandleEndpointName, params: ExchangeOhlcvParams | AggregatedOhlcvParams): FollowCursor {
+    if (params === null || typeof params !== 'object') throw new TypeError(`${endpoint} follow parameters must be an object`)
+    return { version: 1, kind: 'follow', endpoint, query: toWireQuery(endpoint, params) }
+  }
+
+  // A follow's requests: the candle pages through the transport (limiter, retries), the time each
+  // answer was sent and received with its Date header, and the public exchange list.
+  #followSource<C>(options: FollowOptions): FollowSource<C> {
+    const { timeout, maxRetries, headers } = options
+    const request: RequestOptions = { timeout, maxRetries, headers }
+    // One request, with the local times around it and the service's Date header.
+    const timed = async (endpoint: CandleEndpointName, query: Record<string, string>, signal: AbortSignal | undefined) => {
+      const sent = Date.now()
+      const { data, response } = await this.#transport.request(endpoint, query, { ...request, signal })
+      return { candles: data as C[], date: response.headers.get('date'), sent, received: Date.now() }
+    }
+    return {
+      fetchLive: timed,
+      walk: (endpoint, observe) => ({
+        fetchPage: async (query, signal) => {
+          const answer = await timed(endpoint, query, signal)
+          observe(answer.date, answer.sent, answer.received)
+          return answer.candles
+        },
+        plan: (cursor, signal) => this.#plan(cursor, { ...request, signal }),
+      }),
+      exchanges: (signal) => this.exchanges({ ...request, signal }),
+    }
+  }
+
   #startCursor(endpoint: CandleEndpointName, params: ExchangeOhlcvParams | AggregatedOhlcvParams): PageCursor {
     const query = toWireQuery(endpoint, { ...params, limit: params.limit ?? WALK_PAGE_SIZE })
     return { version: 1, endpoint, direction: query.start === undefined ? 'backward' : 'forward', query }
@@ -206,6 +322,23 @@ const WALK_OPTION_KEYS = [...REQUEST_OPTION_KEYS, 'maxItems', 'concurrency'] as 
 function walkOptions(method: string, options: WalkOptions | undefined): RequestOptions {
   const { timeout, maxRetries, headers } = checkRequestOptions(options, method, WALK_OPTION_KEYS) as WalkOptions
   return { timeout, maxRetries, headers }
+}
+
+function finishedStartDropped(query: Record<string, string>): Record<string, string> {
+  const { start, ...rest } = query
+  return start !== undefined && query.end !== undefined && Date.parse(start) > Date.parse(query.end) ? rest : query
+}
+
+// Two entries for one series would deliver each of its candles twice.
+function uniqueSeries(cursors: FollowCursor[]): FollowCursor[] {
+  const seen = new Set<string>()
+  for (const c of cursors) {
+    const { start: _start, end: _end, limit: _limit, ...identity } = c.query
+    const key = JSON.stringify([c.endpoint, Object.entries(identity).sort()])
+    if (seen.has(key)) throw new TypeError(`followMany: the series ${c.endpoint} ${JSON.stringify(identity)} is given twice`)
+    seen.add(key)
+  }
+  return cursors
 }
 
 function checkCursor(cursor: unknown): PageCursor {

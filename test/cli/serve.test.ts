@@ -61,6 +61,33 @@ describe('the CLI: market-candles serve', () => {
     }
   })
 
+  test('--now ISO --clock-rate N runs the clock from now at N times wall speed; --publish-delay hides a candle that long after its close', async () => {
+    const cli = run(['serve', '--port', '0', '--now', '2025-03-01T00:00:00Z', '--clock-rate', '3600', '--publish-delay', '1800000'])
+    try {
+      const url = (await cli.firstLine).replace('listening on ', '')
+      const clock = async () => Date.parse((await (await fetch(`${url}/_mock/clock`)).json()).now)
+      const first = await clock()
+      expect(first).toBeGreaterThanOrEqual(Date.parse('2025-03-01T00:00:00Z'))
+      // An hour per second: within at most a few seconds the clock passes 01:30, and the 01:00
+      // candle (close 01:00 + 30 min of publish delay) appears; polled, never slept blindly.
+      let latest = ''
+      for (let i = 0; i < 50 && latest !== '2025-03-01T01:00:00Z'; i++) {
+        await new Promise((r) => setTimeout(r, 150))
+        const res = await fetch(`${url}/v1/exchange_ohlcv?exchange=bitstamp&interval=1h&base=BTC&quote=USD&limit=1`, { headers: { 'X-API-Key': 'demo-pro-key' } })
+        latest = (await res.json())[0].close_ts
+        // The newest visible candle closed between 1.5 h and 30 min before the service's Date (whole seconds).
+        const date = Date.parse(res.headers.get('date')!)
+        expect(date - Date.parse(latest)).toBeGreaterThanOrEqual(1_800_000)
+        expect(date - Date.parse(latest)).toBeLessThan(5_400_000)
+      }
+      expect(latest).toBe('2025-03-01T01:00:00Z')
+      expect(await clock()).toBeGreaterThan(first)
+    } finally {
+      cli.child.kill('SIGTERM')
+      expect(await cli.exited).toBe(0)
+    }
+  })
+
   test.each([
     [['serve', '--port', 'abc'], /--port must be an integer/],
     [['serve', '--port', '70000'], /--port must be an integer from 0 to 65535/],
@@ -68,6 +95,9 @@ describe('the CLI: market-candles serve', () => {
     [['serve', '--latency=-5'], /--latency must be an integer from 0 to 600000, got '-5'/],
     [['serve', '--port', '-1'], /--port must be an integer from 0 to 65535, got '-1'/],
     [['serve', '--now', 'tomorrow'], /--now must be an ISO 8601 datetime/],
+    [['serve', '--clock-rate', '-60'], /--clock-rate must be a number from 0 to 31536000, got '-60'/],
+    [['serve', '--clock-rate', 'fast'], /--clock-rate must be a number/],
+    [['serve', '--publish-delay', '1.5'], /--publish-delay must be an integer from 0 to 86400000/],
     [['serve', '--bogus'], /Unknown option '--bogus'/],
     [['serve', 'extra'], /positional/i],
     [['launch'], /unknown command 'launch'/],

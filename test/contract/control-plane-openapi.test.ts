@@ -42,7 +42,7 @@ describe('the control plane is described by its own OpenAPI 3.1 document', () =>
     )
     expect(doc.components.schemas.Fault.additionalProperties).toBe(false)
     expect(doc.paths['/_mock/requests'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['path', 'status', 'account', 'method', 'since', 'wait_for', 'timeout_ms'])
-    expect(Object.keys(doc.components.schemas.ClockUpdate.properties)).toEqual(['now', 'advance_ms'])
+    expect(Object.keys(doc.components.schemas.ClockUpdate.properties)).toEqual(['now', 'advance_ms', 'rate'])
   })
 
   test('every answer of every control route, valid and invalid, conforms to the document', async () => {
@@ -69,6 +69,7 @@ describe('the control plane is described by its own OpenAPI 3.1 document', () =>
       await call('GET', '/_mock/usage', undefined, '', base)
       await call('GET', '/_mock/clock', undefined, '', base)
       await call('POST', '/_mock/clock', { advance_ms: 1000 }, '', base)
+      await call('POST', '/_mock/clock', { rate: 0 }, '', base)
       await call('POST', '/_mock/clock', { now: 'never' }, '', base)
       await call('POST', '/_mock/faults', { body: 'x'.repeat(70_000) }, '', base)
       await call('DELETE', '/_mock/faults', undefined, '', base)

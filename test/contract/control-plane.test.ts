@@ -42,15 +42,40 @@ describe('the control plane of the standalone server (/_mock)', () => {
     expect((await fetch(`${server.url}/v1/assets`)).status).toBe(200)
   })
 
-  test('GET /_mock/clock answers {"now": ISO}; POST takes {"now"} or {"advance_ms"}', async () => {
-    expect(await (await call('GET', '/_mock/clock')).json()).toEqual({ now: '2026-06-01T00:00:00.000Z' })
+  test('GET /_mock/clock answers {"now": ISO, "rate": N}; POST takes {"now"} or {"advance_ms"}', async () => {
+    expect(await (await call('GET', '/_mock/clock')).json()).toEqual({ now: '2026-06-01T00:00:00.000Z', rate: 0 })
     const set = await call('POST', '/_mock/clock', { now: '2025-03-01T00:00:00Z' })
     expect(set.status).toBe(200)
-    expect(await set.json()).toEqual({ now: '2025-03-01T00:00:00.000Z' })
+    expect(await set.json()).toEqual({ now: '2025-03-01T00:00:00.000Z', rate: 0 })
     expect((await (await candle()).json())[0].close_ts).toBe('2025-03-01T00:00:00Z')
     const moved = await call('POST', '/_mock/clock', { advance_ms: 3_600_000 })
-    expect(await moved.json()).toEqual({ now: '2025-03-01T01:00:00.000Z' })
+    expect(await moved.json()).toEqual({ now: '2025-03-01T01:00:00.000Z', rate: 0 })
     expect((await (await candle()).json())[0].close_ts).toBe('2025-03-01T01:00:00Z')
+  })
+
+  test('POST /_mock/clock {"rate": N} runs the clock at N times wall speed: a new 1m candle every second at 60', async () => {
+    const res = await call('POST', '/_mock/clock', { now: '2026-06-01T00:00:00Z', rate: 60 })
+    expect((await res.json()).rate).toBe(60)
+    const latest = async () => {
+      const r = await fetch(`${server.url}/v1/exchange_ohlcv?exchange=bitstamp&interval=1m&base=BTC&quote=USD&limit=1`, { headers: PRO })
+      return Date.parse((await r.json())[0].close_ts)
+    }
+    const before = await latest()
+    // Polled, not slept for a fixed time: the wait ends as soon as the next candle is there.
+    let after = before
+    for (let i = 0; i < 40 && after === before; i++) {
+      await new Promise((r) => setTimeout(r, 150)) // under the 10 requests/second limit
+      after = await latest()
+    }
+    expect(after - before).toBe(60_000)
+    const { now } = await (await call('GET', '/_mock/clock')).json()
+    expect(Date.parse(now)).toBeGreaterThan(Date.parse('2026-06-01T00:01:00Z'))
+  })
+
+  test('the Date header of every answer, control plane included, is the service clock', async () => {
+    for (const res of [await candle(), await fetch(`${server.url}/v1/assets`), await call('GET', '/_mock/clock'), await call('GET', '/_mock/nothing')]) {
+      expect(res.headers.get('date')).toBe('Mon, 01 Jun 2026 00:00:00 GMT')
+    }
   })
 
   test.each([
@@ -64,8 +89,10 @@ describe('the control plane of the standalone server (/_mock)', () => {
     ['a body that is not JSON', '/_mock/faults', '{status: 503', { type: 'json_invalid', loc: ['body'] }],
     ['an empty body', '/_mock/faults', '', { type: 'missing', loc: ['body'], input: null }],
     ['a datetime that does not parse', '/_mock/clock', { now: 'tomorrow' }, { type: 'datetime_from_date_parsing', loc: ['body', 'now'], msg: 'Input should be a valid datetime or date', input: 'tomorrow' }],
-    ['both now and advance_ms', '/_mock/clock', { now: '2025-01-01', advance_ms: 5 }, { type: 'value_error', loc: ['body'], msg: 'Value error, give exactly one of "now" and "advance_ms"' }],
-    ['neither now nor advance_ms', '/_mock/clock', {}, { type: 'value_error', loc: ['body'] }],
+    ['both now and advance_ms', '/_mock/clock', { now: '2025-01-01', advance_ms: 5 }, { type: 'value_error', loc: ['body'], msg: 'Value error, give at most one of "now" and "advance_ms"' }],
+    ['none of now, advance_ms and rate', '/_mock/clock', {}, { type: 'value_error', loc: ['body'], msg: 'Value error, give "now", "advance_ms" or "rate"' }],
+    ['a negative rate', '/_mock/clock', { rate: -1 }, { type: 'greater_than_equal', loc: ['body', 'rate'], input: -1 }],
+    ['a rate as a string', '/_mock/clock', { rate: '60' }, { type: 'float_type', loc: ['body', 'rate'], input: '60' }],
     ['advance_ms as a string', '/_mock/clock', { advance_ms: '5' }, { type: 'float_type', loc: ['body', 'advance_ms'], input: '5' }],
     ['advance_ms beyond the range of a date', '/_mock/clock', { advance_ms: 9e15 }, { type: 'value_error', loc: ['body', 'advance_ms'], input: 9e15 }],
   ])('a bad body (%s) gets 422 in the service validation format, with nothing changed', async (_name, path, body, issue) => {
@@ -76,7 +103,7 @@ describe('the control plane of the standalone server (/_mock)', () => {
     expect(json.detail[0]).toMatchObject(issue)
     expect(typeof json.detail[0].msg).toBe('string')
     expect(await (await call('GET', '/_mock/faults')).json()).toEqual([])
-    expect(await (await call('GET', '/_mock/clock')).json()).toEqual({ now: '2026-06-01T00:00:00.000Z' })
+    expect(await (await call('GET', '/_mock/clock')).json()).toEqual({ now: '2026-06-01T00:00:00.000Z', rate: 0 })
   })
 
   test('every /_mock route refuses a browser origin with 403, and changes nothing', async () => {
@@ -96,7 +123,7 @@ describe('the control plane of the standalone server (/_mock)', () => {
       expect((await res.json()).detail).toMatch(/cross-origin/)
     }
     expect(await (await call('GET', '/_mock/faults')).json()).toEqual([])
-    expect(await (await call('GET', '/_mock/clock')).json()).toEqual({ now: '2026-06-01T00:00:00.000Z' })
+    expect(await (await call('GET', '/_mock/clock')).json()).toEqual({ now: '2026-06-01T00:00:00.000Z', rate: 0 })
   })
 
   test('another method on a /_mock route is 405 with Allow; an unknown /_mock path is 404', async () => {
@@ -120,6 +147,6 @@ describe('the control plane of the standalone server (/_mock)', () => {
     await call('POST', '/_mock/clock', { advance_ms: 60_000 })
     expect((await call('POST', '/_mock/reset')).status).toBe(204)
     expect(await (await call('GET', '/_mock/faults')).json()).toEqual([])
-    expect(await (await call('GET', '/_mock/clock')).json()).toEqual({ now: '2026-06-01T00:00:00.000Z' })
+    expect(await (await call('GET', '/_mock/clock')).json()).toEqual({ now: '2026-06-01T00:00:00.000Z', rate: 0 })
   })
 })

@@ -1,0 +1,225 @@
+import { APIUserAbortError } from '../errors/index.js'
+import { abortError } from '../internal/abort.js'
+import { nextCursor, type CandlePage } from '../pagination/page-cursor.js'
+import { PageWalk } from '../pagination/walks.js'
+import type { FollowEnd, FollowOptions, FollowPage } from './follow-types.js'
+import type { FollowSource } from './follow-source.js'
+import { afterCandles, afterEmpty, nextCloseNotDue, type Schedule } from './schedule.js'
+import type { SeriesPosition } from './series-position.js'
+import { ServiceTimeWaiter } from './service-clock.js'
+
+/** Settle delay when the follow's options give none. */
+export const DEFAULT_SETTLE_MS = 2000
+/** Requests in flight when the follow's options give no `concurrency`. */
+export const DEFAULT_FOLLOW_CONCURRENCY = 8
+
+type Candle = { close_ts: string }
+
+/** What one request brought back; errors travel as values, so one failure never goes unhandled. */
+type Outcome<C> =
+  | { kind: 'history'; page: CandlePage<C> | undefined }
+  | { kind: 'live'; candles: C[]; full: boolean }
+  | { kind: 'exchanges'; closing: Map<string, number | null> }
+  | { kind: 'error'; error: unknown }
+
+interface Settled<C> {
+  key: object
+  state: Running<C> | undefined
+  outcome: Outcome<C>
+}
+
+interface Running<C> {
+  readonly position: SeriesPosition
+  /** The newest close_ts fetched (epoch ms); requests start right after it. */
+  fetched: number | undefined
+  schedule: Schedule | undefined
+  history: AsyncIterator<CandlePage<C>> | undefined
+  busy: boolean
+}
+
+/** The service's time as a follow knows it, and what it learns it from. */
+export interface FollowTime {
+  now(): number
+  /** Service ms per wall ms, when known (an estimate from `Date` headers runs at wall speed). */
+  readonly rate?: number
+  observe(date: string | null, sent: number, received: number): void
+}
+
+/**
+ * The follow of one or more series, page by page: catches each series up from its `start` (the
+ * walks), then asks for each next candle just after it is due on the service's clock, at most
+ * `concurrency` requests at once, every one through the client's limiter. Yields pages as they
+ * arrive, ascending per series; a series whose exchange has closed, or whose `end` is reached, ends
+ * with a last page saying why. Leaving the generator aborts whatever is in flight.
+ */
+export async function* followPages<C extends Candle>(
+  source: FollowSource<C>,
+  positions: readonly SeriesPosition[],
+  time: FollowTime,
+  options: FollowOptions,
+): AsyncGenerator<FollowPage<C>, undefined> {
+  const settleMs = options.settleMs ?? DEFAULT_SETTLE_MS
+  const concurrency = options.concurrency ?? DEFAULT_FOLLOW_CONCURRENCY
+  const stop = new AbortController()
+  const onAbort = () => stop.abort(options.signal?.reason)
+  if (options.signal?.aborted) throw abortError(options.signal)
+  options.signal?.addEventListener('abort', onAbort, { once: true })
+  const signal = stop.signal
+  const waiter = new ServiceTimeWaiter(() => time.now(), time.rate)
+  const observe = (date: string | null, sent: number, received: number) => time.observe(date, sent, received)
+  const states: Running<C>[] = positions
+    .filter((p) => !p.ended)
+    .map((position) => ({ position, fetched: position.deliveredMs, schedule: undefined, history: undefined, busy: false }))
+  const inFlight = new Map<object, Promise<Settled<C>>>()
+  const launch = <T>(state: Running<C> | undefined, work: Promise<T>, wrap: (value: T) => Outcome<C>): void => {
+    const key = {}
+    inFlight.set(key, work.then((value) => ({ key, state, outcome: wrap(value) }), (error: unknown) => ({ key, state, outcome: { kind: 'error', error } })))
+  }
+
+  // Closing dates of exchanges (epoch ms of the closing day; null while open): read before the first
+  // poll of an exchange series, and again when a candle is given up on (it may have closed since).
+  const needsExchanges = states.some((s) => s.position.exchange !== undefined)
+  let closing: Map<string, number | null> | undefined
+  let exchangesWanted = needsExchanges
+  let exchangesBusy = false
+
+  const endOf = (position: SeriesPosition, expected: number): FollowEnd | undefined => {
+    if (position.endMs !== undefined && expected > position.endMs) {
+      return position.endReached()
+    }
+    const closedAt = position.exchange === undefined ? undefined : closing?.get(position.exchange)
+    if (closedAt != null && expected > closedAt) {
+      const day = new Date(closedAt).toISOString().slice(0, 10)
+      return { series: position.id, reason: 'exchange-closed', message: `Exchange '${position.exchange}' closed on ${day}: no candle of ${position.label} follows its last one` }
+    }
+    return undefined
+  }
+
+  const poll = (state: Running<C>): void => {
+    state.busy = true
+    if (state.history) return launch(state, state.history.next(), (r) => ({ kind: 'history', page: r.done ? undefined : r.value }))
+    const cursor = state.position.liveCursor(state.fetched, state.schedule?.expected)
+    const forward = cursor.query.start !== undefined
+    launch(state, source.fetchLive(cursor.endpoint, cursor.query, signal), (answer) => {
+      time.observe(answer.date, answer.sent, answer.received)
+      // Checked like every walk's page: ascending, inside the window, no more than `limit`.
+      const full = nextCursor(cursor, answer.candles) !== null && forward
+      return { kind: 'live', candles: answer.candles, full }
+    })
+  }
+
+  try {
+    for (const state of states) {
+      if (state.position.startQuery === undefined) continue
+      const walk = new PageWalk(source.walk(state.position.endpoint, observe), state.position.historyCursor(state.fetched), { signal, concurrency })
+      state.history = walk[Symbol.asyncIterator]()
+    }
+    let active = states.slice()
+    while (active.length > 0) {
+      if (exchangesWanted && !exchangesBusy) {
+        exchangesWanted = false
+        exchangesBusy = true
+        launch(undefined, source.exchanges(signal), (list) => ({
+          kind: 'exchanges',
+          closing: new Map(list.map((e) => [e.name, e.closing_date === null ? null : Date.parse(`${e.closing_date}T00:00:00Z`)])),
+        }))
+      }
+      let nextDue = Infinity
+      if (closing !== undefined || !needsExchanges) {
+        let busy = 0
+        for (const state of active) if (state.busy) busy++
+        // Earliest due first, so series falling due together are served in turn.
+        for (const state of active.filter((s) => !s.busy).sort((a, b) => (a.schedule?.due ?? -Infinity) - (b.schedule?.due ?? -Infinity))) {
+          const due = state.schedule?.due ?? -Infinity
+          if (due !== -Infinity && waiter.remaining(due) > 0) {
+            nextDue = due
+            break
+          }
+          if (busy >= concurrency) break
+          poll(state)
+          busy++
+        }
+      }
+      const done = await nextSettled(inFlight, nextDue, waiter, signal)
+      if (!done) continue
+      inFlight.delete(done.key)
+      const { state, outcome } = done
+      if (outcome.kind === 'error') throw outcome.error
+      if (outcome.kind === 'exchanges') {
+        exchangesBusy = false
+        closing = outcome.closing
+        continue
+      }
+      const running = state!
+      running.busy = false
+      const now = time.now()
+      const { intervalMs } = running.position
+      let candles: C[] = []
+      let phase: 'history' | 'live' = 'live'
+      if (outcome.kind === 'history') {
+        if (outcome.page === undefined) {
+          // Caught up: the walk ended with a short page at the latest candle.
+          running.history = undefined
+          running.schedule = running.fetched === undefined ? firstSchedule(undefined, intervalMs, settleMs, now) : afterCandles(running.fetched, false, intervalMs, settleMs, now)
+        } else {
+          candles = outcome.page.candles
+          phase = 'history'
+          if (candles.length > 0) running.fetched = Date.parse(candles.at(-1)!.close_ts)
+        }
+      } else if (outcome.candles.length > 0) {
+        candles = outcome.candles
+        running.fetched = Date.parse(candles.at(-1)!.close_ts)
+        running.schedule = afterCandles(running.fetched, outcome.full, intervalMs, settleMs, now)
+      } else if (running.schedule === undefined) {
+        running.schedule = firstSchedule(running.fetched, intervalMs, settleMs, now)
+      } else {
+        const before = running.schedule.expected
+        running.schedule = afterEmpty(running.schedule, intervalMs, settleMs, now)
+        if (running.schedule.expected !== before && running.position.exchange !== undefined) exchangesWanted = true
+      }
+      const ended = running.schedule && !running.history ? endOf(running.position, running.schedule.expected) : undefined
+      if (ended) {
+        running.position.ended = ended
+        active = active.filter((s) => s !== running)
+      }
+      if (candles.length > 0 || ended) {
+        const serviceNow = time.now()
+        const newest = candles.length > 0 ? Date.parse(candles.at(-1)!.close_ts) : running.position.deliveredMs
+        yield { series: running.position.id, candles, phase, serviceNow, lagMs: newest === undefined ? undefined : serviceNow - newest, ...(ended ? { ended } : {}) }
+      }
+    }
+    return undefined
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort)
+    // Leaving early (break, return, an error): nothing is left running.
+    if (!signal.aborted) stop.abort(new APIUserAbortError('the follow was stopped'))
+    for (const state of states) void state.history?.return?.(undefined)?.catch(() => {})
+  }
+}
+
+/** The schedule of a series after an answer without candles and none before: wait for the next close. */
+function firstSchedule(fetched: number | undefined, intervalMs: number, settleMs: number, now: number): Schedule {
+  const grid = Math.floor((now - settleMs) / intervalMs) * intervalMs
+  const expected = fetched === undefined ? nextCloseNotDue(grid, intervalMs, settleMs, now) : fetched + intervalMs
+  return { expected, attempts: 0, due: expected + settleMs }
+}
+
+/** The first request to settle, or undefined once `due` (service time) is near; rejects when `signal` fires. */
+async function nextSettled<T>(inFlight: Map<object, Promise<T>>, due: number, waiter: ServiceTimeWaiter, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) throw abortError(signal)
+  const timer = new AbortController()
+  const racers: Promise<T | undefined>[] = [...inFlight.values()]
+  if (due !== Infinity) racers.push(waiter.nap(due, timer.signal).then(() => undefined))
+  if (racers.length === 0) throw new Error('market-candles follow: nothing in flight and nothing due')
+  let onAbort: (() => void) | undefined
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(abortError(signal))
+    signal.addEventListener('abort', onAbort, { once: true })
+  })
+  try {
+    return await Promise.race([...racers, aborted])
+  } finally {
+    timer.abort()
+    signal.removeEventListener('abort', onAbort!)
+  }
+}

@@ -1,0 +1,112 @@
+import type { CandleEndpointName } from '../contract/index.js'
+import type { AggregatedOhlcvParams, ExchangeOhlcvParams } from '../client/params.js'
+import type { RequestOptions } from '../client/request-options.js'
+
+/**
+ * One series to follow, as `followMany` takes it: the endpoint and that endpoint's parameters.
+ * `start` catches up the history from there first; without it the follow begins with the latest
+ * closed candle. `end` ends the follow once every candle up to it has been delivered. `limit` is
+ * the page size of each request.
+ * @example
+ * const series: FollowSeries = { endpoint: 'exchange_ohlcv', exchange: 'bitstamp', interval: '1m', base: 'BTC', quote: 'USD' }
+ */
+export type FollowSeries =
+  | ({ endpoint: 'exchange_ohlcv' } & ExchangeOhlcvParams)
+  | ({ endpoint: 'aggregated_ohlcv' } & AggregatedOhlcvParams)
+
+/**
+ * Which series a candle or a page belongs to: the endpoint and the series' identity (no `start`,
+ * `end` or `limit`), the same object for every candle of the series, stable across resumes.
+ */
+export interface FollowSeriesId {
+  endpoint: CandleEndpointName
+  /** Set for `exchange_ohlcv`. */
+  exchange?: string
+  interval: string
+  base: string
+  quote: string
+  /** Set for `aggregated_ohlcv` when the series was given one. */
+  method?: string
+}
+
+/**
+ * Options of a follow: the request options, applied to each of its requests, and its own.
+ * @example
+ * client.exchangeOhlcvFollow(params, { signal: controller.signal, settleMs: 3000 })
+ */
+export interface FollowOptions extends RequestOptions {
+  /** Stops the follow: during waits, between pages and in flight; iterating it then rejects with `APIUserAbortError`. */
+  signal?: AbortSignal
+  /**
+   * How long after a candle's close (on the service's clock) its request goes out, so the service
+   * has published it: one request per series per interval in steady state. A candle not there yet
+   * is asked for again with a backoff inside its interval.
+   * @default 2000
+   */
+  settleMs?: number
+  /**
+   * The service's clock in epoch ms. By default the follow learns it from the `Date` header of the
+   * service's answers (so a machine whose clock is off still polls at the right moment); give it for
+   * a test service whose clock runs fast, e.g. `() => mock.service.clock.now()`.
+   * @default estimated from the `Date` headers
+   */
+  now?: () => number
+  /**
+   * Requests in flight at once: history windows of a series catching up, and polls of different
+   * series falling due together. Every request goes through the client's rate limiter.
+   * @default 8
+   */
+  concurrency?: number
+}
+
+/** Why the follow of one series ended. */
+export interface FollowEnd {
+  series: FollowSeriesId
+  /** `exchange-closed`: the exchange has a `closing_date` and its last candle was delivered; `end`: the follow's `end` was reached. */
+  reason: 'exchange-closed' | 'end'
+  /** A sentence that says why, naming the series. */
+  message: string
+}
+
+/**
+ * One request's worth of a follow: the page as the service returned it (ascending, possibly empty
+ * when the due candle was not there yet), with what an exporter needs to write it and report.
+ */
+export interface FollowPage<C> {
+  series: FollowSeriesId
+  /** New candles, ascending by `close_ts`, each delivered once. */
+  candles: C[]
+  /** `history` while catching up from `start`; `live` once at the moving edge. */
+  phase: 'history' | 'live'
+  /** The service's time when the page arrived (epoch ms, as the follow knows it). */
+  serviceNow: number
+  /** Service time since the close of the series' newest delivered candle, in ms; undefined before the first. */
+  lagMs: number | undefined
+  /** Set on the last page of a series whose follow has ended. */
+  ended?: FollowEnd
+}
+
+/**
+ * Where the follow of one series goes on: plain JSON, safe to store and to send across processes.
+ * `query` is the wire query of its next request (`start` just after the last candle delivered).
+ * `client.resumeFollow(cursor)` continues with no gap and no duplicate.
+ */
+export interface FollowCursor {
+  version: 1
+  kind: 'follow'
+  endpoint: CandleEndpointName
+  query: Record<string, string>
+}
+
+/** Where a `followMany` goes on: one {@link FollowCursor} per series, in the order given. */
+export interface FollowManyCursor {
+  version: 1
+  kind: 'follow-many'
+  series: FollowCursor[]
+}
+
+/** What `followMany` yields: a candle and the series it belongs to. */
+export interface FollowEvent<C> {
+  series: FollowSeriesId
+  candle: C
+}
