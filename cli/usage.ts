@@ -2,11 +2,11 @@
 export const USAGE = `Usage: market-candles <command> [options]
 
 Commands:
-  serve         serve the reference service over HTTP (for tests in any language)
-  export        page full histories into SQLite, CSV or JSON Lines
-  conformance   check a deployment of the service against the contract
-
-  market-candles <command> --help    the options of one command
+  market-candles serve [options]         serve the reference service over HTTP (for tests in any language)
+  market-candles export [options]        page full histories into files and databases, resumable
+  market-candles conformance [options]   check a deployment of the service against the contract
   market-candles --version
+
+  market-candles <command> --help        the options of one command
 
 Exit codes: 0 done, 1 failed (the message says why), 2 bad usage, 130 interrupted (Ctrl-C).`
