@@ -6,7 +6,9 @@ import { EXPORT_USAGE, parseExportArgs, type ExportArgs } from './args.js'
 import { ExportError } from './export-error.js'
 import { describeFailure, keptNote } from './describe-failure.js'
 import { MOCK_KEY, startEmbeddedService } from './embedded-service.js'
-import { RequestMeter, plainReporter, silentReporter, ttyReporter, type ProgressReporter, type ReporterContext } from './progress/index.js'
+import { followAll, trackLastWritten } from './follow.js'
+import { scaledServiceClock } from './scaled-service-clock.js'
+import { RequestMeter, followReporter, plainReporter, silentReporter, ttyReporter, type ProgressReporter, type ReporterContext } from './progress/index.js'
 import { SeriesFailure, exportAll, type RunTotals } from './runner.js'
 import { selectSeries, type Series } from './series.js'
 import { shellQuote } from './shell-quote.js'
@@ -78,8 +80,12 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
     return 2
   }
 
-  const embedded = args.mock ? await startEmbeddedService() : undefined
+  const embedded = args.mock ? await startEmbeddedService({ clockRate: args.clockRate }) : undefined
   const baseUrl = embedded?.url ?? args.baseUrl ?? io.env.MARKET_CANDLES_BASE_URL!
+  // --follow: the service's time. The embedded service's clock is read directly; a remote one that
+  // runs fast is learnt from its Date headers at that rate; else the SDK learns it (at wall speed).
+  const remoteClock = args.follow && !embedded && args.clockRate !== undefined && args.clockRate !== 1 ? scaledServiceClock(args.clockRate) : undefined
+  const serviceNow = embedded && args.follow ? embedded.now : remoteClock?.now
   const meter = new RequestMeter()
   let client: MarketCandles
   try {
@@ -87,6 +93,7 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
       apiKey,
       baseUrl,
       rateLimit: args.rateLimit === false ? false : { perSecond: args.rateLimit },
+      ...(remoteClock ? { fetch: remoteClock.fetch } : {}),
       hooks: {
         onResponse: (event) => {
           if (event.endpoint === 'exchange_ohlcv' || event.endpoint === 'aggregated_ohlcv') meter.response(event.status)
@@ -118,7 +125,18 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
     catalog = await readCatalog(client, args, controller.signal)
     const planned: Series[] = selectSeries(args, catalog)
     sink = await openSink(args.out, args.format, args.kind, planned, io.stdout)
+    if (args.follow) sink = trackLastWritten(sink)
     await exportAll(client, planned, args, sink, reporter, controller.signal, totals)
+    if (args.follow) {
+      reporter.stop()
+      if (!args.quiet) say(`export: history written (${totals.candles} candles); following ${planned.length} series as new candles close. Ctrl-C stops; the same command resumes.`)
+      const follow = followReporter({ meter, stream: io.stderr, intervalSeconds: args.progressInterval, tty: io.stderrIsTTY, quiet: args.quiet, series: planned.length })
+      try {
+        await followAll(client, planned, args, sink, follow, controller.signal, totals, serviceNow)
+      } finally {
+        follow.stop()
+      }
+    }
     await sink.close()
     sink = undefined
     reporter.stop()
