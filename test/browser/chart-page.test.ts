@@ -1,7 +1,8 @@
 /*
  * The browser demo (examples/browser) in headless Chromium: the SDK through MSW's Service Worker,
- * a candlestick chart, older candles on scrolling left, a readable plan error. Needs Debian's
- * chromium (.ci/run installs it); without it this file is skipped, saying so.
+ * a candlestick chart, new candles joining it as they close, older candles on scrolling left, a
+ * readable plan error. Needs Debian's chromium (.ci/run installs it); without it this file is
+ * skipped, saying so.
  */
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -100,6 +101,24 @@ describe.skipIf(!hasChromium)(`the browser demo in headless Chromium${hasChromiu
     expect(pixels.up).toBeGreaterThan(500)
     expect(pixels.down).toBeGreaterThan(500)
     await page.screenshot({ path: SCREENSHOT })
+  })
+
+  test('the chart grows as new candles close: the follow adds each one at the right edge, one interval after the last', async () => {
+    const status = page.locator('#status')
+    const live = async () => Number(await status.getAttribute('data-live'))
+    const before = { live: await live(), newest: Date.parse((await status.getAttribute('data-newest'))!) }
+    const drawnBefore = await page.locator('#chart').screenshot()
+    // The page's mock clock runs at 1800x: a new 1h candle every 2 wall seconds.
+    await page.waitForFunction((n) => Number(document.querySelector('#status')!.getAttribute('data-live')) >= n, before.live + 2, { timeout: 30_000 })
+    const after = { live: await live(), newest: Date.parse((await status.getAttribute('data-newest'))!) }
+    // No gap and no duplicate: every new candle is the next hour.
+    expect(after.newest - before.newest).toBe((after.live - before.live) * 3_600_000)
+    expect(await status.textContent()).toContain(`${after.live} closed since`)
+    expect(await candles(page)).toBe(PAGE_SIZE) // the walk's page is untouched
+    // The view shows the right edge: the new bars are drawn, so the chart's picture has changed.
+    await page.waitForTimeout(300)
+    expect((await page.locator('#chart').screenshot()).equals(drawnBefore)).toBe(false)
+    expect(consoleErrors).toEqual([])
   })
 
   test('scrolling left loads older candles through the backward walk', async () => {
