@@ -21,6 +21,7 @@ import { measureServerThroughput, reportServerThroughput } from './server-throug
 import { formatTable, markdownTable, type BenchRow, type TableRow } from './table.js'
 import { measureUncoordinatedClients, reportUncoordinatedClients, tableUncoordinatedClients } from './uncoordinated-clients.js'
 import { measureCandleWalkCpu, reportCandleWalkCpu, tableCandleWalkCpu } from './candle-walk-cpu.js'
+import { measureFollow, reportFollow } from './follow.js'
 
 interface Section {
   id: string
@@ -45,6 +46,7 @@ const SECTIONS = [
   define('4', measureValidationCost, reportValidationCost, (r) => r.rows),
   define('5', measureMswVsServer, reportMswVsServer, (r) => r.rows),
   define('6', measureExport, reportExport, (r) => r.rows),
+  define('follow', measureFollow, reportFollow, (r) => r.rows),
 ]
 
 const args = process.argv.slice(2)

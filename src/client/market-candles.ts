@@ -260,13 +260,22 @@ export class MarketCandles {
   #followSource<C>(options: FollowOptions): FollowSource<C> {
     const { timeout, maxRetries, headers } = options
     const request: RequestOptions = { timeout, maxRetries, headers }
+    // One request, with the local times around it and the service's Date header.
+    const timed = async (endpoint: CandleEndpointName, query: Record<string, string>, signal: AbortSignal | undefined) => {
+      const sent = Date.now()
+      const { data, response } = await this.#transport.request(endpoint, query, { ...request, signal })
+      return { candles: data as C[], date: response.headers.get('date'), sent, received: Date.now() }
+    }
     return {
-      fetchLive: async (endpoint, query, signal) => {
-        const sent = Date.now()
-        const { data, response } = await this.#transport.request(endpoint, query, { ...request, signal })
-        return { candles: data as C[], date: response.headers.get('date'), sent, received: Date.now() }
-      },
-      walk: (endpoint) => this.#pageFetcher(endpoint, request) as unknown as WalkSource<C & { close_ts: string }>,
+      fetchLive: timed,
+      walk: (endpoint, observe) => ({
+        fetchPage: async (query, signal) => {
+          const answer = await timed(endpoint, query, signal)
+          observe(answer.date, answer.sent, answer.received)
+          return answer.candles
+        },
+        plan: (cursor, signal) => this.#plan(cursor, { ...request, signal }),
+      }),
       exchanges: (signal) => this.exchanges({ ...request, signal }),
     }
   }

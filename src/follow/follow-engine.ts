@@ -66,6 +66,7 @@ export async function* followPages<C extends Candle>(
   options.signal?.addEventListener('abort', onAbort, { once: true })
   const signal = stop.signal
   const waiter = new ServiceTimeWaiter(() => time.now(), time.rate)
+  const observe = (date: string | null, sent: number, received: number) => time.observe(date, sent, received)
   const states: Running<C>[] = positions
     .filter((p) => !p.ended)
     .map((position) => ({ position, fetched: position.deliveredMs, schedule: undefined, history: undefined, busy: false }))
@@ -110,7 +111,7 @@ export async function* followPages<C extends Candle>(
   try {
     for (const state of states) {
       if (state.position.startQuery === undefined) continue
-      const walk = new PageWalk(source.walk(state.position.endpoint), state.position.historyCursor(state.fetched), { signal, concurrency })
+      const walk = new PageWalk(source.walk(state.position.endpoint, observe), state.position.historyCursor(state.fetched), { signal, concurrency })
       state.history = walk[Symbol.asyncIterator]()
     }
     let active = states.slice()

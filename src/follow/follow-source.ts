@@ -15,8 +15,8 @@ export interface LiveAnswer<C> {
 export interface FollowSource<C> {
   /** One request of the moving edge. */
   fetchLive(endpoint: CandleEndpointName, query: Record<string, string>, signal: AbortSignal): Promise<LiveAnswer<C>>
-  /** The walks of the catch-up from `start`. */
-  walk(endpoint: CandleEndpointName): WalkSource<C>
+  /** The walks of the catch-up from `start`; `observe` learns from each answer's `Date` header. */
+  walk(endpoint: CandleEndpointName, observe: (date: string | null, sent: number, received: number) => void): WalkSource<C>
   /** The public exchange list (never counted), for closing dates. */
   exchanges(signal: AbortSignal): Promise<Exchange[]>
 }

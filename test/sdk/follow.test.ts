@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest'
-import { APIUserAbortError, InvalidParamsError, type ExchangeCandle } from '../../src/index.js'
+import { APIUserAbortError, InvalidParamsError, type ExchangeCandle, type FollowManyCursor } from '../../src/index.js'
 import { formatTimestamp } from '../../src/contract/index.js'
 import { sdkViaHttp, sdkViaMsw, caught, type SdkTarget } from '../support/sdk-targets.js'
 
@@ -169,6 +169,36 @@ describe('followMany: one limiter, one cursor, {series, candle}', () => {
     expect(live.ended).toHaveLength(series.length)
     expect(live.cursor.series).toHaveLength(series.length)
     expect(service.usage().acct_pro).toBe(candleRequests(target).length) // every request counted: none was a 429
+  })
+})
+
+describe('followMany: resumed from its one cursor, every series continues with no gap and no duplicate', () => {
+  test('three series broken off mid-way, resumed from the JSON cursor by another client', async () => {
+    target = await sdkViaMsw({ now: NOW, clockRate: 120 })
+    const service = target.service
+    const end = NOW + 2 * MIN
+    const series = [
+      { endpoint: 'exchange_ohlcv' as const, ...BTC, start: NOW - 5 * MIN, end },
+      { endpoint: 'exchange_ohlcv' as const, ...BTC, base: 'ETH', start: NOW - 3 * MIN, end },
+      { endpoint: 'aggregated_ohlcv' as const, interval: '1m', base: 'BTC', quote: 'USD', end },
+    ]
+    const seen = new Map<string, string[]>()
+    const note = (s: object, ts: string) => seen.set(JSON.stringify(s), [...(seen.get(JSON.stringify(s)) ?? []), ts])
+    const first = target.client({ apiKey: KEY }).followMany(series, { now: () => service.clock.now() })
+    let n = 0
+    for await (const { series: s, candle } of first) {
+      note(s, candle.close_ts)
+      if (++n === 7) break
+    }
+    const saved = JSON.stringify(first.cursor)
+    expect(JSON.parse(saved)).toMatchObject({ version: 1, kind: 'follow-many', series: [{ kind: 'follow' }, { kind: 'follow' }, { kind: 'follow' }] })
+    const again = target.client({ apiKey: KEY }).resumeFollow(JSON.parse(saved) as FollowManyCursor, { now: () => service.clock.now() })
+    for await (const { series: s, candle } of again) note(s, candle.close_ts)
+    const [btc, eth, agg] = [...seen.entries()].sort().map(([, ts]) => ts)
+    expect(seen.size).toBe(3)
+    expect(agg).toEqual(minutes(NOW, end))
+    expect(btc).toEqual(minutes(NOW - 5 * MIN, end))
+    expect(eth).toEqual(minutes(NOW - 3 * MIN, end))
   })
 })
 

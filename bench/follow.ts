@@ -1,0 +1,222 @@
+/**
+ * Section "follow": following the newest candles against `market-candles serve` with a running clock.
+ *
+ * a. Steady state, one series at a time: 3 `1m` series followed on a server whose clock runs 30x
+ *    (a minute every 2 s), beside the same series polled naively every 5 s (service time), and
+ *    beside the same follow on a server with `--publish-delay 1500` (under the 2 s settle delay).
+ *    Requests per series per interval, and the lag from a candle's close to its delivery (service time).
+ * b. 500 `1m` series through one `followMany` on a server whose clock runs at wall speed, shifted
+ *    from the machine's (the follow learns it from the Date header): every candle's lag, and 429s.
+ * c. Memory: RSS after a full GC at 1,000 and at 10,000 polls (bench/follow-memory-child.ts).
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createClient, type ExchangeCandle, type FollowSeries } from '../src/index.js'
+import { CLI } from './build-cli.js'
+import { runChildForResult } from './child-result.js'
+import { startChildServer, type ChildServer } from './child-server.js'
+import { fmt, median, quantile, spread } from './stats.js'
+import { verdictOf, type BenchRow } from './table.js'
+
+const MIN = 60_000
+const SETTLE_MS = 2_000
+const FAST_RATE = 30
+const INTERVALS = 30
+const NAIVE_EVERY_MS = 5_000
+const PUBLISH_DELAY_MS = 1_500
+const MANY = 500
+const MANY_INTERVALS = 2
+const PAIRS = ['BTC/USD', 'ETH/USD', 'XRP/USD']
+
+/** The server's clock as a function of the local wall clock, from one bracketed `GET /_mock/clock`. */
+async function serviceClockOf(url: string, rate: number): Promise<() => number> {
+  const before = performance.now()
+  const { now } = (await (await fetch(`${url}/_mock/clock`)).json()) as { now: string }
+  const at = (before + performance.now()) / 2
+  const anchor = Date.parse(now)
+  return () => anchor + (performance.now() - at) * rate
+}
+
+interface SeriesRun {
+  requests: number
+  candles: number
+  lagsMs: number[]
+}
+
+const pairParams = (pair: string) => {
+  const [base, quote] = pair.split('/') as [string, string]
+  return { exchange: 'bitstamp', interval: '1m', base, quote }
+}
+
+/** Follows one series from the latest candle up to `end`; counts its candle requests after the first. */
+async function followOne(url: string, pair: string, key: string, now: () => number, end: number): Promise<SeriesRun> {
+  let requests = 0
+  const client = createClient({ apiKey: key, baseUrl: url, hooks: { onRequest: (e) => void (e.endpoint.endsWith('ohlcv') && requests++) } })
+  const run: SeriesRun = { requests: 0, candles: 0, lagsMs: [] }
+  let first = true
+  for await (const candle of client.exchangeOhlcvFollow({ ...pairParams(pair), end }, { now, settleMs: SETTLE_MS })) {
+    if (first) {
+      first = false
+      requests = 0 // the latest candle at the start: not part of the steady state
+      continue
+    }
+    run.lagsMs.push(now() - Date.parse(candle.close_ts))
+    run.candles++
+  }
+  run.requests = requests
+  return run
+}
+
+/** The same series polled every few seconds of service time, as a hand-written loop would. */
+async function pollNaively(url: string, pair: string, key: string, now: () => number, end: number): Promise<SeriesRun> {
+  const client = createClient({ apiKey: key, baseUrl: url })
+  const run: SeriesRun = { requests: 0, candles: 0, lagsMs: [] }
+  let newest = ''
+  const { base, quote, exchange, interval } = pairParams(pair)
+  for (;;) {
+    const page: ExchangeCandle[] = await client.exchangeOhlcv({ exchange, interval, base, quote, limit: 5 })
+    const fresh = page.filter((c) => c.close_ts > newest)
+    if (newest !== '') {
+      run.requests++
+      for (const c of fresh) {
+        run.lagsMs.push(now() - Date.parse(c.close_ts))
+        run.candles++
+      }
+    }
+    if (fresh.length > 0) newest = fresh.at(-1)!.close_ts
+    if (Date.parse(newest) >= end) return run
+    await new Promise((r) => setTimeout(r, NAIVE_EVERY_MS / FAST_RATE))
+  }
+}
+
+const perInterval = (r: SeriesRun) => r.requests / r.candles
+
+/** 500 listings on one exchange, for `serve --data`. */
+function manyListingsFile(): string {
+  const assets = [{ name: 'US Dollar', asset_type: 'FIAT', ticker: 'USD' }, ...Array.from({ length: MANY }, (_, i) => ({ name: `Coin ${i}`, asset_type: 'CRYPTO', ticker: `C${String(i).padStart(3, '0')}` }))]
+  const listings = assets.slice(1).map((a, i) => ({ exchange: 'bench', base: a.ticker, quote: 'USD', listed: '2025-01-01T00:00:00Z', price: 10 + i, volatility: 1, volumePerMinute: 100 }))
+  const file = join(mkdtempSync(join(tmpdir(), 'market-candles-follow-')), 'many.json')
+  writeFileSync(file, JSON.stringify({ data: { exchanges: [{ name: 'bench', creation_date: '2024-12-01', closing_date: null }], assets, listings } }))
+  return file
+}
+
+interface ManyRun {
+  series: number
+  candles: number
+  lagsMs: number[]
+  rateLimited: number
+  everySeriesComplete: boolean
+  wallMs: number
+}
+
+async function followMany(server: ChildServer): Promise<ManyRun> {
+  const truth = await serviceClockOf(server.url, 1)
+  // Started just after a boundary: the first minute catches every series up to its latest candle.
+  const firstBoundary = Math.ceil(truth() / MIN) * MIN
+  const end = firstBoundary + MANY_INTERVALS * MIN
+  let rateLimited = 0
+  const client = createClient({ apiKey: 'demo-enterprise-key', baseUrl: server.url, hooks: { onResponse: (e) => void (e.status === 429 && rateLimited++) } })
+  const series: FollowSeries[] = Array.from({ length: MANY }, (_, i) => ({ endpoint: 'exchange_ohlcv', exchange: 'bench', interval: '1m', base: `C${String(i).padStart(3, '0')}`, quote: 'USD', end }))
+  const started = performance.now()
+  const lagsMs: number[] = []
+  const perSeries = new Map<object, number>()
+  const live = client.followMany(series, { settleMs: SETTLE_MS })
+  for await (const { series: s, candle } of live) {
+    const t = Date.parse(candle.close_ts)
+    perSeries.set(s, (perSeries.get(s) ?? 0) + 1)
+    if (t >= firstBoundary) lagsMs.push(truth() - t)
+  }
+  return {
+    series: perSeries.size,
+    candles: lagsMs.length,
+    lagsMs,
+    rateLimited,
+    everySeriesComplete: live.ended.length === MANY && lagsMs.length >= MANY * MANY_INTERVALS,
+    wallMs: performance.now() - started,
+  }
+}
+
+interface MemoryRun {
+  samples: { polls: number; rssMb: number; heapMb: number }[]
+  candles: number
+  ordered: boolean
+  wallMs: number
+}
+
+export interface FollowBench {
+  follow: SeriesRun[]
+  delayed: SeriesRun[]
+  naive: SeriesRun[]
+  many: ManyRun
+  memory: MemoryRun
+  rows: BenchRow[]
+  pass: boolean
+}
+
+export async function measureFollow(): Promise<FollowBench> {
+  const NOW = '2026-06-01T00:00:01Z'
+  const fast = await startChildServer('reference server (clock 30x)', [CLI, 'serve', '--port', '0', '--now', NOW, '--clock-rate', String(FAST_RATE)])
+  const delayedServer = await startChildServer('reference server (clock 30x, publish delay)', [CLI, 'serve', '--port', '0', '--now', NOW, '--clock-rate', String(FAST_RATE), '--publish-delay', String(PUBLISH_DELAY_MS)])
+  // Shifted from the machine's clock by months, running at wall speed, one second after a minute's close.
+  const shifted = new Date(Math.floor(Date.now() / MIN) * MIN - 200 * 86_400_000 + 1_000).toISOString()
+  const manyServer = await startChildServer('reference server (500 listings, shifted clock)', [CLI, 'serve', '--port', '0', '--data', manyListingsFile(), '--now', shifted, '--clock-rate', '1'])
+  try {
+    const fastNow = await serviceClockOf(fast.url, FAST_RATE)
+    const delayedNow = await serviceClockOf(delayedServer.url, FAST_RATE)
+    const endOf = (now: () => number) => Math.ceil(now() / MIN) * MIN + INTERVALS * MIN
+    const [follow, delayed, naive, many] = await Promise.all([
+      Promise.all(PAIRS.map((p) => followOne(fast.url, p, 'demo-pro-key', fastNow, endOf(fastNow)))),
+      Promise.all(PAIRS.map((p) => followOne(delayedServer.url, p, 'demo-pro-key', delayedNow, endOf(delayedNow)))),
+      Promise.all(PAIRS.map((p) => pollNaively(fast.url, p, 'demo-enterprise-key', fastNow, endOf(fastNow)))),
+      followMany(manyServer),
+    ])
+    const memory = await runChildForResult<MemoryRun>('bench/follow-memory-child.ts', [], 180_000)
+    return { follow, delayed, naive, many, memory, ...tableOf(follow, delayed, naive, many, memory) }
+  } finally {
+    await Promise.all([fast.stop(), delayedServer.stop(), manyServer.stop()])
+  }
+}
+
+const seconds = (ms: number) => fmt(ms / 1000, 2)
+
+function tableOf(follow: SeriesRun[], delayed: SeriesRun[], naive: SeriesRun[], many: ManyRun, memory: MemoryRun): { rows: BenchRow[]; pass: boolean } {
+  const ratio = (runs: SeriesRun[]) => {
+    const xs = runs.map(perInterval)
+    const { low, high } = spread(xs)
+    return { text: `${fmt(median(xs), 2)} (${fmt(low, 2)}–${fmt(high, 2)})`, low, high }
+  }
+  const f = ratio(follow)
+  const d = ratio(delayed)
+  const n = ratio(naive)
+  const lags = (runs: SeriesRun[], p: number) => runs.map((r) => quantile(r.lagsMs, p))
+  const lagLimit = SETTLE_MS + 1_000
+  const med = spread(lags(follow, 0.5))
+  const p99 = spread(lags(follow, 0.99))
+  const naiveMed = spread(lags(naive, 0.5))
+  const manyMax = Math.max(...many.lagsMs)
+  const [m1, m10] = [memory.samples[0]!, memory.samples.at(-1)!]
+  const rows: BenchRow[] = [
+    { figure: `requests per series per interval, following ${follow.length} 1m series (clock 30x), steady state: ${f.text}`, goal: '<= 1.00', verdict: verdictOf(f.low, f.high, 1, true) },
+    { figure: `the same with --publish-delay ${PUBLISH_DELAY_MS} (under the ${SETTLE_MS} ms settle delay): ${d.text}`, goal: '<= 1.05', verdict: verdictOf(d.low, d.high, 1.05, true) },
+    { figure: `a naive loop polling every ${NAIVE_EVERY_MS / 1000} s, side by side: ${n.text} requests per interval (${fmt(median(naive.map(perInterval)) / median(follow.map(perInterval)), 1)}x the follow), median lag ${seconds(median(lags(naive, 0.5)))} s (${seconds(naiveMed.low)}–${seconds(naiveMed.high)})`, goal: '', verdict: 'info' },
+    { figure: `lag from close to delivery, one series (service time): median ${seconds(median(lags(follow, 0.5)))} s (${seconds(med.low)}–${seconds(med.high)}), p99 ${seconds(median(lags(follow, 0.99)))} s (${seconds(p99.low)}–${seconds(p99.high)})`, goal: `<= ${lagLimit / 1000} s`, verdict: verdictOf(p99.low, p99.high, lagLimit, true) },
+    { figure: `${many.series} 1m series in one followMany (shifted service clock, learnt from Date), ${many.candles} candles: lag median ${seconds(median(many.lagsMs))} s, p99 ${seconds(quantile(many.lagsMs, 0.99))} s, max ${seconds(manyMax)} s; ${many.rateLimited} x 429`, goal: 'every candle <= 60 s, 0 x 429', verdict: many.everySeriesComplete && manyMax <= MIN && many.rateLimited === 0 ? 'met' : 'not met' },
+    { figure: `RSS after a full GC while following 20 series, after 1,000 → 10,000 polls: ${fmt(m1.rssMb, 1)} → ${fmt(m10.rssMb, 1)} MB (live heap ${fmt(m1.heapMb, 1)} → ${fmt(m10.heapMb, 1)} MB)`, goal: '+<= 20 MB', verdict: memory.ordered && m10.rssMb - m1.rssMb <= 20 ? 'met' : 'not met' },
+  ]
+  return { rows, pass: rows.every((r) => r.verdict !== 'not met') }
+}
+
+export function reportFollow(r: FollowBench): string[] {
+  const line = (name: string, runs: SeriesRun[]) =>
+    `  ${name}: ${runs.map((x, i) => `${PAIRS[i]} ${x.requests} requests / ${x.candles} candles`).join('; ')}`
+  return [
+    `follow. Following the newest candles against serve with a running clock (settle ${SETTLE_MS} ms)`,
+    line('follow, clock 30x', r.follow),
+    line(`follow, publish delay ${PUBLISH_DELAY_MS} ms`, r.delayed),
+    line(`naive loop every ${NAIVE_EVERY_MS / 1000} s`, r.naive),
+    `  followMany: ${r.many.series} series, ${r.many.candles} candles after the first boundary in ${fmt(r.many.wallMs / 1000, 1)} s, ${r.many.rateLimited} x 429, every series complete: ${r.many.everySeriesComplete}`,
+    `  memory: ${r.memory.samples.map((s) => `${s.polls} polls ${fmt(s.rssMb, 1)} MB`).join(', ')}; ${r.memory.candles} candles in order: ${r.memory.ordered}; ${fmt(r.memory.wallMs / 1000, 1)} s`,
+    ...r.rows.map((row) => `  ${row.figure} [goal ${row.goal || '-'}: ${row.verdict}]`),
+  ]
+}
