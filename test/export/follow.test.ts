@@ -101,6 +101,7 @@ describe('market-candles export --follow', () => {
       expect(interrupted.stderr).toContain('history written')
       expect(interrupted.stderr).toContain('Interrupted after')
       expect(interrupted.stderr).toContain('Run the same command again to continue')
+      expect(interrupted.stderr).not.toContain(KEY)
       const afterInterrupt = readRows(out, ext)
       expectAscendingPerSeries(afterInterrupt)
       // Candles closed after the clock's start came through the follow, not the history.
@@ -116,6 +117,7 @@ describe('market-candles export --follow', () => {
       const last = await runCli(first.args, { MARKET_CANDLES_API_KEY: KEY }, 120_000)
       expect(last.code, last.stderr).toBe(0)
       expect(last.stderr).toMatch(/reached its end/)
+      expect(last.stderr).not.toContain(KEY)
       const rows = readRows(out, ext)
       expectAscendingPerSeries(rows)
       const expected = await serviceRows(url)
@@ -156,6 +158,15 @@ describe('market-candles export --follow', () => {
       await reference.close()
     }
   }, 90_000)
+
+  test("a series whose exchange has closed ends with a line saying so, and the export with 0", async () => {
+    const out = join(dir, 'ftx.csv')
+    const r = await runCli(['export', '--mock', '--exchange', 'ftx', '--pair', 'BTC/USD', '--interval', '1d', '--start', '2022-11-01', '--follow', '--out', out], {}, 60_000)
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).toContain("export: Exchange 'ftx' closed on 2022-11-11: no candle of ftx BTC/USD 1d follows its last one")
+    const { rows } = csvFile(out)
+    expect(rows.at(-1)![4]).toBe('2022-11-11T00:00:00Z')
+  }, 60_000)
 
   test('--clock-rate applies to --follow only and must be a positive number: a clear usage error (exit 2)', async () => {
     const base = ['export', '--mock', '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1m', '--out', join(dir, 'x.csv')]
