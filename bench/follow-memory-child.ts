@@ -1,24 +1,29 @@
 /**
- * Child of bench/follow.ts (section 7c): RSS while a follow polls for a long time. 20 `1m` series
- * through `followMany` against the in-process reference service (its `fetch`, no sockets), whose
- * clock runs 6000 times wall speed (a minute every 10 ms), so 10,000 polls take seconds. Prints one
- * `result {json}` line: RSS and live heap after a full GC at 1,000 and at 10,000 polls.
+ * Child of bench/follow.ts (section follow, c): RSS while a follow polls for a long time. 20 `1m`
+ * series through `followMany` against `serve` at the URL given (its clock at 600x: a minute every
+ * 100 ms, so 10,000 polls take about a minute), in a process of its own so the RSS is the follower's
+ * alone. Prints one `result {json}` line: memory after a full GC at each checkpoint.
  */
 import { createClient } from '../src/index.js'
-import { setupMockService } from '../mocks/node/index.js'
 import { fullGc } from './cpu-time.js'
 
 const POLLS = 10_000
 const CHECKPOINTS = [1_000, 2_500, 5_000, 7_500, POLLS]
 const PAIRS = ['BTC/USD', 'BTC/EUR', 'ETH/USD', 'ETH/BTC', 'XRP/USD', 'SOL/USDT', 'USDC/USD', 'DOGE/USD', 'ADA/EUR', 'BTC/GBP']
 
-const mock = setupMockService({ now: '2026-06-01T00:00:00Z', clockRate: 1500, rateLimit: false })
+const url = process.argv[2]!
+const RATE = Number(process.argv[3] ?? 600)
+// The server's clock (600x) as a function of the local wall clock, from a bracketed GET /_mock/clock.
+const before = performance.now()
+const { now } = (await (await fetch(`${url}/_mock/clock`)).json()) as { now: string }
+const at = (before + performance.now()) / 2
+const serviceNow = () => Date.parse(now) + (performance.now() - at) * RATE
 let polls = 0
-const samples: { polls: number; rssMb: number; heapMb: number }[] = []
+const samples: { polls: number; rssMb: number; heapMb: number; heapTotalMb: number; externalMb: number }[] = []
 const controller = new AbortController()
 const client = createClient({
   apiKey: 'demo-enterprise-key',
-  fetch: mock.fetch,
+  baseUrl: url,
   rateLimit: false,
   hooks: { onRequest: (e) => void (e.endpoint.endsWith('ohlcv') && polls++) },
 })
@@ -34,14 +39,14 @@ let candles = 0
 let ordered = true
 const last = new Map<object, string>()
 try {
-  for await (const { series: s, candle } of client.followMany(series, { now: () => mock.service.clock.now(), signal: controller.signal })) {
+  for await (const { series: s, candle } of client.followMany(series, { now: serviceNow, signal: controller.signal })) {
     candles++
     if ((last.get(s) ?? '') >= candle.close_ts) ordered = false
     last.set(s, candle.close_ts)
     if (polls >= CHECKPOINTS[samples.length]!) {
       fullGc()
       const m = process.memoryUsage()
-      samples.push({ polls, rssMb: m.rss / 2 ** 20, heapMb: m.heapUsed / 2 ** 20 })
+      samples.push({ polls, rssMb: m.rss / 2 ** 20, heapMb: m.heapUsed / 2 ** 20, heapTotalMb: m.heapTotal / 2 ** 20, externalMb: m.external / 2 ** 20 })
       if (samples.length === CHECKPOINTS.length) break
     }
   }

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { createMockService } from '../../mocks/index.js'
 import { createClock } from '../../mocks/core/clock.js'
+import { setupMockService } from '../../mocks/node/index.js'
 
 const PRO = { 'x-api-key': 'demo-pro-key' }
 const latest = async (service: ReturnType<typeof createMockService>, interval = '1m') => {
@@ -69,6 +70,13 @@ describe('the clock starts at now and runs at N times wall speed', () => {
       expect(res.headers.date, url).toBe('Thu, 01 Jan 2026 12:34:56 GMT')
     }
   })
+})
+
+test('through the MSW handlers, the Date header reads the service clock and browser code may read it (CORS)', async () => {
+  const mock = setupMockService({ now: '2025-05-05T05:05:05Z' })
+  const res = await mock.fetch(`${mock.baseUrl}/v1/assets`)
+  expect(res.headers.get('date')).toBe('Mon, 05 May 2025 05:05:05 GMT')
+  expect(res.headers.get('access-control-expose-headers')).toMatch(/\bDate\b/)
 })
 
 describe('publishDelayMs: a candle becomes visible only that long after its close', () => {

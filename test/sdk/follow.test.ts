@@ -53,8 +53,9 @@ describe('follow: every candle exactly once, ascending, history first then each 
     const seen: string[] = []
     for await (const candle of live) seen.push(candle.close_ts)
     expect(seen).toEqual(minutes(NOW, NOW + 8 * MIN))
-    // The latest candle, then one request per new candle; the series ends at `end` without asking again.
-    expect(candleRequests(target).length).toBe(1 + 8)
+    // The latest candle, then one request per new candle (fewer if the machine stalled past a close:
+    // one request then brings two); the series ends at `end` without asking again.
+    expect(candleRequests(target).length).toBeLessThanOrEqual(1 + 8)
   })
 
   test('resumed from the cursor (as JSON, by another client) it continues with no gap and no duplicate', async () => {
@@ -81,9 +82,10 @@ describe('follow: polling is driven by the service clock, learnt from its Date h
     const started = performance.now()
     for await (const candle of live) if (seen.push(candle.close_ts) === 2) break
     expect(seen).toEqual(['2025-03-01T10:00:00Z', '2025-03-01T10:01:00Z'])
-    // 1.5 s to the close, 0.3 s of settle, a second of Date resolution: well under 5 s, a handful of requests.
-    expect(performance.now() - started).toBeLessThan(5_000)
-    expect(candleRequests(target).length).toBeLessThanOrEqual(4)
+    // 1.5 s to the close, 0.3 s of settle, a second of Date resolution: a few seconds (not the months
+    // of the shift, not a minute), and a handful of requests (no tight loop), even on a loaded machine.
+    expect(performance.now() - started).toBeLessThan(10_000)
+    expect(candleRequests(target).length).toBeLessThanOrEqual(5)
     expect(Math.abs(live.serviceNow() - target.service.clock.now())).toBeLessThan(1_500)
   })
 })
@@ -194,7 +196,8 @@ describe('followMany: resumed from its one cursor, every series continues with n
     expect(JSON.parse(saved)).toMatchObject({ version: 1, kind: 'follow-many', series: [{ kind: 'follow' }, { kind: 'follow' }, { kind: 'follow' }] })
     const again = target.client({ apiKey: KEY }).resumeFollow(JSON.parse(saved) as FollowManyCursor, { now: () => service.clock.now() })
     for await (const { series: s, candle } of again) note(s, candle.close_ts)
-    const [btc, eth, agg] = [...seen.entries()].sort().map(([, ts]) => ts)
+    // Sorted by their JSON: the aggregated series first, then bitstamp BTC, then bitstamp ETH.
+    const [agg, btc, eth] = [...seen.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, ts]) => ts)
     expect(seen.size).toBe(3)
     expect(agg).toEqual(minutes(NOW, end))
     expect(btc).toEqual(minutes(NOW - 5 * MIN, end))
