@@ -45,7 +45,10 @@ export function followReporter(options: { meter: RequestMeter; stream: NodeJS.Wr
   const state: FollowState = { following: options.series, ended: 0, candles: 0, pages: 0, newest: undefined }
   const print = () => {
     if (quiet) return
-    stream.write(tty ? `\r\x1b[2K${followLine(state, meter)}` : `${followLine(state, meter)}\n`)
+    const line = followLine(state, meter)
+    // A wrapped line could not be redrawn in place: cut it to the terminal's width.
+    const columns = (stream as { columns?: number }).columns
+    stream.write(tty ? `\r\x1b[2K${columns && line.length >= columns ? `${line.slice(0, columns - 2)}…` : line}` : `${line}\n`)
   }
   // The line changes with each page; once a second is enough to read it on a terminal.
   const timer = setInterval(print, (tty ? 1 : options.intervalSeconds) * 1000)
