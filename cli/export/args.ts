@@ -44,7 +44,7 @@ continues after the last stored candle of each series: nothing is fetched twice.
   market-candles export --exchange bitstamp --pair BTC/USD --interval 1m --start 2024-01-01 --out candles.sqlite
   market-candles export --aggregated --pair BTC/USD --pair ETH/USD --interval 1h --out agg.csv
   market-candles export --exchange bitstamp --all-pairs --interval 1d --out - --format jsonl
-  market-candles export --exchange bitstamp --pair BTC/USD --interval 1m --follow --out live.sqlite
+  market-candles export --exchange bitstamp --pair BTC/USD --interval 1m --start 2026-01-01 --follow --out live.sqlite
 
 What to export:
   --exchange NAME        one exchange's raw candles (exchange_ohlcv)
