@@ -1,23 +1,19 @@
 /**
  * Child of bench/follow.ts (section follow, c): RSS while a follow polls for a long time. 20 `1m`
- * series through `followMany` against `serve` at the URL given (its clock at 600x: a minute every
- * 100 ms, so 10,000 polls take about a minute), in a process of its own so the RSS is the follower's
+ * series through `followMany` against `serve` at the URL given, whose clock runs at the rate given
+ * (300x: a minute every 200 ms, 100 polls a second), in a process of its own so the RSS is the follower's
  * alone. Prints one `result {json}` line: memory after a full GC at each checkpoint.
  */
 import { createClient } from '../src/index.js'
 import { fullGc } from './cpu-time.js'
+import { serviceClockOf } from './service-clock-model.js'
 
 const POLLS = 10_000
 const CHECKPOINTS = [1_000, 2_500, 5_000, 7_500, POLLS]
 const PAIRS = ['BTC/USD', 'BTC/EUR', 'ETH/USD', 'ETH/BTC', 'XRP/USD', 'SOL/USDT', 'USDC/USD', 'DOGE/USD', 'ADA/EUR', 'BTC/GBP']
 
 const url = process.argv[2]!
-const RATE = Number(process.argv[3] ?? 600)
-// The server's clock (600x) as a function of the local wall clock, from a bracketed GET /_mock/clock.
-const before = performance.now()
-const { now } = (await (await fetch(`${url}/_mock/clock`)).json()) as { now: string }
-const at = (before + performance.now()) / 2
-const serviceNow = () => Date.parse(now) + (performance.now() - at) * RATE
+const serviceNow = await serviceClockOf(url, Number(process.argv[3]))
 let polls = 0
 const samples: { polls: number; rssMb: number; heapMb: number; heapTotalMb: number; externalMb: number }[] = []
 const controller = new AbortController()

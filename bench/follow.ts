@@ -8,7 +8,7 @@
  * b. 500 `1m` series through one `followMany` on a server whose clock runs at wall speed, shifted
  *    from the machine's (the follow learns it from the Date header): every candle's lag, and 429s.
  * c. Memory: RSS of a process following 20 series after a full GC at 1,000 and at 10,000 polls
- *    (bench/follow-memory-child.ts), against a server at 600x in its own process.
+ *    (bench/follow-memory-child.ts), against a server at 300x in its own process.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -17,6 +17,7 @@ import { createClient, type ExchangeCandle, type FollowSeries } from '../src/ind
 import { CLI } from './build-cli.js'
 import { runChildForResult } from './child-result.js'
 import { startChildServer, type ChildServer } from './child-server.js'
+import { serviceClockOf } from './service-clock-model.js'
 import { fmt, median, quantile, spread } from './stats.js'
 import { verdictOf, type BenchRow } from './table.js'
 
@@ -28,23 +29,9 @@ const NAIVE_EVERY_MS = 5_000
 const PUBLISH_DELAY_MS = 1_500
 const MANY = 500
 const MANY_INTERVALS = 2
+/** The memory run's clock: 20 series at 300x are 100 polls a second, 10,000 in under 2 minutes. */
+const MEMORY_RATE = 300
 const PAIRS = ['BTC/USD', 'ETH/USD', 'XRP/USD']
-
-/**
- * The server's clock as a function of the local wall clock, from the quickest of several bracketed
- * `GET /_mock/clock` (on a loaded machine one round trip can take 100 ms: 3 s of a clock at 30x).
- */
-async function serviceClockOf(url: string, rate: number): Promise<() => number> {
-  let best = { rtt: Infinity, at: 0, anchor: 0 }
-  for (let i = 0; i < 7; i++) {
-    const before = performance.now()
-    const { now } = (await (await fetch(`${url}/_mock/clock`)).json()) as { now: string }
-    const after = performance.now()
-    if (after - before < best.rtt) best = { rtt: after - before, at: (before + after) / 2, anchor: Date.parse(now) }
-  }
-  const { at, anchor } = best
-  return () => anchor + (performance.now() - at) * rate
-}
 
 interface SeriesRun {
   requests: number
@@ -173,14 +160,15 @@ export async function measureFollow(): Promise<FollowBench> {
     const fastNow = await serviceClockOf(fast.url, FAST_RATE)
     const delayedNow = await serviceClockOf(delayedServer.url, FAST_RATE)
     const endOf = (now: () => number) => Math.ceil(now() / MIN) * MIN + INTERVALS * MIN
-    const [follow, delayed, naive, many] = await Promise.all([
+    // The memory run is a process of its own, beside the others: the 500 series take minutes anyway.
+    const memoryServer = await startChildServer('reference server (clock 300x, no rate limit)', [CLI, 'serve', '--port', '0', '--now', NOW, '--clock-rate', String(MEMORY_RATE), '--no-rate-limit'])
+    const [follow, delayed, naive, many, memory] = await Promise.all([
       Promise.all(PAIRS.map((p) => followOne(fast.url, p, 'demo-pro-key', fastNow, endOf(fastNow)))),
       Promise.all(PAIRS.map((p) => followOne(delayedServer.url, p, 'demo-pro-key', delayedNow, endOf(delayedNow)))),
       Promise.all(PAIRS.map((p) => pollNaively(fast.url, p, 'demo-enterprise-key', fastNow, endOf(fastNow)))),
       followMany(manyServer),
+      runChildForResult<MemoryRun>('bench/follow-memory-child.ts', [memoryServer.url, String(MEMORY_RATE)], 300_000).finally(() => memoryServer.stop()),
     ])
-    const memoryServer = await startChildServer('reference server (clock 600x, no rate limit)', [CLI, 'serve', '--port', '0', '--now', NOW, '--clock-rate', '600', '--no-rate-limit'])
-    const memory = await runChildForResult<MemoryRun>('bench/follow-memory-child.ts', [memoryServer.url], 300_000).finally(() => memoryServer.stop())
     return { follow, delayed, naive, many, memory, ...tableOf(follow, delayed, naive, many, memory) }
   } finally {
     await Promise.all([fast.stop(), delayedServer.stop(), manyServer.stop()])
