@@ -44,6 +44,10 @@ export interface ExportArgs {
   /** `--shard I/N`: this process's fixed share of the series. */
   shard: Shard | undefined
   help: boolean
+  /** After the history, keep the output current with each new candle (see follow.ts). */
+  follow: boolean
+  /** With `follow`: service clock ms per wall ms (the embedded one with `mock`); undefined: 1. */
+  clockRate: number | undefined
 }
 
 export const EXPORT_USAGE = `Usage: market-candles export [options]
@@ -54,6 +58,7 @@ continues after the last stored candle of each series: nothing is fetched twice.
   market-candles export --exchange bitstamp --pair BTC/USD --interval 1m --start 2024-01-01 --out candles.sqlite
   market-candles export --aggregated --pair BTC/USD --pair ETH/USD --interval 1h --out agg.csv
   market-candles export --exchange bitstamp --all-pairs --interval 1d --out - --format jsonl
+  market-candles export --exchange bitstamp --pair BTC/USD --interval 1m --start 2026-01-01 --follow --out live.sqlite
 
 What to export:
   --exchange NAME        one exchange's raw candles (exchange_ohlcv)
@@ -64,6 +69,11 @@ What to export:
   --interval I           1m, 1h or 1d
   --start ISO            first close time (default: the first candle the catalog lists)
   --end ISO              last close time (default: the latest candle)
+  --follow               after the history, keep the output current: one page written as each new
+                         candle closes, until Ctrl-C (or --end); the same command resumes
+  --clock-rate N         with --follow: the service's clock runs N times wall speed: the embedded
+                         one with --mock starts at the system time and runs so; for a reference
+                         service started with serve --clock-rate N, give the same N (default 1)
 
 Where to:
   --out FILE             .sqlite or .db, .csv, .jsonl; '-' writes CSV or JSON Lines to stdout
@@ -127,6 +137,18 @@ function sanitize(message: string): string {
   return message.replace(/'(--?[^'=\s]+)=[^']*'/g, "'$1=…'")
 }
 
+// The largest useful rate: a 1d candle every 1.44 wall seconds; the reference service allows more.
+const MAX_CLOCK_RATE = 60_000
+
+function parseClockRate(text: string, follow: boolean): number {
+  if (!follow) throw new UsageError('--clock-rate applies to --follow only')
+  const rate = Number(text)
+  if (!/^\d+(\.\d+)?$/.test(text) || !(rate > 0 && rate <= MAX_CLOCK_RATE)) {
+    throw new UsageError(`--clock-rate must be a number above 0 and up to ${MAX_CLOCK_RATE} (60: a 1m candle every wall second), got '${text}'`)
+  }
+  return rate
+}
+
 /** Parses the arguments after `export`; throws {@link UsageError} for any mistake. */
 export function parseExportArgs(argv: readonly string[]): ExportArgs {
   const keyFlag = argv.find((a) => KEY_FLAG.test(a))
@@ -164,6 +186,8 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
         redis: { type: 'string' },
         shard: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
+        follow: { type: 'boolean', default: false },
+        'clock-rate': { type: 'string' },
       },
     })
   } catch (error) {
@@ -176,6 +200,8 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
     mock: v.mock,
     quiet: v.quiet,
     help: v.help,
+    follow: v.follow,
+    clockRate: v['clock-rate'] === undefined ? undefined : parseClockRate(v['clock-rate'], v.follow),
   }
   if (v.help) {
     return { ...base, kind: 'exchange', exchange: undefined, method: undefined, pairs: [], allPairs: false, interval: '', start: undefined, end: undefined, out: '', format: 'csv', pgSchema: undefined, progressInterval: 5, rateLimit: 10, resample: undefined, report: undefined, redis: undefined, shard: undefined }
@@ -241,6 +267,10 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
     else throw new UsageError(`--rate-limit must be requests per second (up to 1000) or off, got '${rate}'`)
   }
   const resample = parseResample(v.resample, interval)
+  // --follow writes one page per poll: a resampled bucket would be stored before it is whole, and a
+  // Parquet part holds 100,000 rows, so neither fits a page at a time.
+  if (v.follow && resample !== undefined) throw new UsageError('--follow stores candles as they close: it cannot go with --resample (resample the stored candles instead, or follow at the interval you need)')
+  if (v.follow && format === 'parquet') throw new UsageError('--follow writes a page as each candle closes; a Parquet dataset is written in large parts: follow into SQLite, CSV, JSON Lines or PostgreSQL')
   const report = nonEmpty('report', v.report)
   const redis = nonEmpty('redis', v.redis)
   if (redis !== undefined) checkRedisUrl(redis, '--redis')

@@ -3,8 +3,12 @@ import { startMockServer } from '../../mocks/server/index.js'
 /** The key `--mock` uses unless `--api-key-file` names another: the plan with unlimited history. */
 export const MOCK_KEY = 'demo-enterprise-key'
 
-/** Starts the reference service in this process, on a free local port, for `--mock`. */
-export async function startEmbeddedService(): Promise<{ url: string; close(): Promise<void> }> {
-  const server = await startMockServer({ port: 0, host: '127.0.0.1' })
-  return { url: server.url, close: () => server.close() }
+/**
+ * Starts the reference service in this process, on a free local port, for `--mock`. With
+ * `clockRate` (`--follow --clock-rate N`) its clock starts at the system time and runs N times wall
+ * speed; without, it is the system clock. `now()` reads it, exactly.
+ */
+export async function startEmbeddedService(options: { clockRate?: number | undefined } = {}): Promise<{ url: string; now(): number; close(): Promise<void> }> {
+  const server = await startMockServer({ port: 0, host: '127.0.0.1', ...(options.clockRate === undefined ? {} : { now: new Date(), clockRate: options.clockRate }) })
+  return { url: server.url, now: () => server.service.clock.now(), close: () => server.close() }
 }

@@ -6,7 +6,9 @@ import { EXPORT_USAGE, parseExportArgs, type ExportArgs } from './args.js'
 import { ExportError } from './export-error.js'
 import { describeFailure, keptNote } from './describe-failure.js'
 import { MOCK_KEY, startEmbeddedService } from './embedded-service.js'
-import { RequestMeter, plainReporter, silentReporter, ttyReporter, type ProgressReporter, type ReporterContext } from './progress/index.js'
+import { followAll, trackLastWritten } from './follow.js'
+import { scaledServiceClock } from './scaled-service-clock.js'
+import { RequestMeter, followReporter, plainReporter, silentReporter, ttyReporter, type ProgressReporter, type ReporterContext } from './progress/index.js'
 import { SeriesFailure, exportAll, type RunTotals } from './runner.js'
 import { writeCoverageReport, type SeriesCoverage } from './coverage.js'
 import { selectSeries, type Series } from './series.js'
@@ -87,8 +89,12 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
     return 2
   }
 
-  const embedded = args.mock ? await startEmbeddedService() : undefined
+  const embedded = args.mock ? await startEmbeddedService({ clockRate: args.clockRate }) : undefined
   const baseUrl = embedded?.url ?? args.baseUrl ?? io.env.MARKET_CANDLES_BASE_URL!
+  // --follow: the service's time. The embedded service's clock is read directly; a remote one that
+  // runs fast is learnt from its Date headers at that rate; else the SDK learns it (at wall speed).
+  const remoteClock = args.follow && !embedded && args.clockRate !== undefined && args.clockRate !== 1 ? scaledServiceClock(args.clockRate) : undefined
+  const serviceNow = embedded && args.follow ? embedded.now : remoteClock?.now
   const meter = new RequestMeter()
   let shared: SharedLimit | undefined
   if (args.redis !== undefined) {
@@ -106,6 +112,7 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
       apiKey,
       baseUrl,
       rateLimit: shared?.limiter ?? (args.rateLimit === false ? false : { perSecond: args.rateLimit }),
+      ...(remoteClock ? { fetch: remoteClock.fetch } : {}),
       hooks: {
         onResponse: (event) => {
           if (event.endpoint === 'exchange_ohlcv' || event.endpoint === 'aggregated_ohlcv') meter.response(event.status)
@@ -146,7 +153,18 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
     // With --resample the output holds the series at the target interval.
     const stored = args.resample === undefined ? planned : planned.map((s) => ({ ...s, interval: args.resample! }))
     sink = await openSink(args.out, args.format, args.kind, stored, io.stdout, { pgSchema: args.pgSchema, env: io.env, note: (text) => reporter.note(text) })
+    if (args.follow) sink = trackLastWritten(sink)
     await exportAll(client, planned, args, sink, reporter, controller.signal, totals, coverage)
+    if (args.follow) {
+      reporter.stop()
+      if (!args.quiet) say(`export: history written (${totals.candles} candles); following ${planned.length} series as new candles close. Ctrl-C stops; the same command resumes.`)
+      const follow = followReporter({ meter, stream: io.stderr, intervalSeconds: args.progressInterval, tty: io.stderrIsTTY, quiet: args.quiet, series: planned.length })
+      try {
+        await followAll(client, planned, args, sink, follow, controller.signal, totals, serviceNow)
+      } finally {
+        follow.stop()
+      }
+    }
     await sink.close()
     sink = undefined
     reporter.stop()

@@ -160,7 +160,7 @@ export async function* followPages<C extends Candle>(
         if (outcome.page === undefined) {
           // Caught up: the walk ended with a short page at the latest candle.
           running.history = undefined
-          running.schedule = running.fetched === undefined ? firstSchedule(undefined, intervalMs, settleMs, now) : afterCandles(running.fetched, false, intervalMs, settleMs, now)
+          running.schedule = running.fetched === undefined ? firstSchedule(undefined, intervalMs, settleMs, now, running.position.startQuery) : afterCandles(running.fetched, false, intervalMs, settleMs, now)
         } else {
           candles = outcome.page.candles
           phase = 'history'
@@ -198,9 +198,11 @@ export async function* followPages<C extends Candle>(
 }
 
 /** The schedule of a series after an answer without candles and none before: wait for the next close. */
-function firstSchedule(fetched: number | undefined, intervalMs: number, settleMs: number, now: number): Schedule {
+function firstSchedule(fetched: number | undefined, intervalMs: number, settleMs: number, now: number, start?: string): Schedule {
   const grid = Math.floor((now - settleMs) / intervalMs) * intervalMs
-  const expected = fetched === undefined ? nextCloseNotDue(grid, intervalMs, settleMs, now) : fetched + intervalMs
+  let expected = fetched === undefined ? nextCloseNotDue(grid, intervalMs, settleMs, now) : fetched + intervalMs
+  // A `start` still ahead of the service's clock: the first candle wanted is the first close at or after it.
+  if (fetched === undefined && start !== undefined) expected = Math.max(expected, Math.ceil(Date.parse(start) / intervalMs) * intervalMs)
   return { expected, attempts: 0, due: expected + settleMs }
 }
 

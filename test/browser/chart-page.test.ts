@@ -1,7 +1,8 @@
 /*
  * The browser demo (examples/browser) in headless Chromium: the SDK through MSW's Service Worker,
- * a candlestick chart, older candles on scrolling left, a readable plan error. Needs Debian's
- * chromium (.ci/run installs it); without it this file is skipped, saying so.
+ * a candlestick chart, new candles joining it as they close, older candles on scrolling left, a
+ * readable plan error. Needs Debian's chromium (.ci/run installs it); without it this file is
+ * skipped, saying so.
  */
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -102,6 +103,24 @@ describe.skipIf(!hasChromium)(`the browser demo in headless Chromium${hasChromiu
     await page.screenshot({ path: SCREENSHOT })
   })
 
+  test('the chart grows as new candles close: the follow adds each one at the right edge, one interval after the last', async () => {
+    const status = page.locator('#status')
+    const live = async () => Number(await status.getAttribute('data-live'))
+    const before = { live: await live(), newest: Date.parse((await status.getAttribute('data-newest'))!) }
+    const drawnBefore = await page.locator('#chart').screenshot()
+    // The page's mock clock runs at 1800x: a new 1h candle every 2 wall seconds.
+    await page.waitForFunction((n) => Number(document.querySelector('#status')!.getAttribute('data-live')) >= n, before.live + 2, { timeout: 30_000 })
+    const after = { live: await live(), newest: Date.parse((await status.getAttribute('data-newest'))!) }
+    // No gap and no duplicate: every new candle is the next hour.
+    expect(after.newest - before.newest).toBe((after.live - before.live) * 3_600_000)
+    expect(await status.textContent()).toContain(`${after.live} closed since`)
+    expect(await candles(page)).toBe(PAGE_SIZE) // the walk's page is untouched
+    // The view shows the right edge: the new bars are drawn, so the chart's picture has changed.
+    await page.waitForTimeout(300)
+    expect((await page.locator('#chart').screenshot()).equals(drawnBefore)).toBe(false)
+    expect(consoleErrors).toEqual([])
+  })
+
   test('scrolling left loads older candles through the backward walk', async () => {
     const oldest = await page.locator('#status').getAttribute('data-oldest')
     const box = (await page.locator('#chart').boundingBox())!
@@ -126,15 +145,18 @@ describe.skipIf(!hasChromium)(`the browser demo in headless Chromium${hasChromiu
       await page.locator('#interval').selectOption(interval)
       await page.waitForFunction((i) => document.querySelector('#status')!.textContent!.includes(` ${i}, resampled in the page`), interval, { timeout: 10_000 })
       await page.locator('#status[data-state="ready"]').waitFor({ timeout: 10_000 })
-      // Pages of 300 source candles (a few bars call for older pages at once): one bucket per
-      // 15 (or 4) of them, the oldest left out while partial.
-      const n = await candles(page)
-      const text = (await page.locator('#status').textContent())!
-      const source = Number(/resampled in the page from ([\d,]+) /.exec(text)![1]!.replaceAll(',', ''))
+      // Pages of 300 source candles (a few bars call for older pages at once), plus those the follow
+      // added since: one bucket per 15 (or 4) of them, the oldest left out while partial, the newest
+      // one forming. Read at one instant: the follow keeps adding candles.
+      const { shown, walked, source } = await page.evaluate(() => {
+        const data = document.querySelector<HTMLElement>('#status')!.dataset
+        return { shown: Number(data.shown), walked: Number(data.candles), source: Number(data.source) }
+      })
       const perBucket = interval === '15m' ? 15 : 4
-      expect(source % PAGE_SIZE).toBe(0)
-      expect(n).toBeGreaterThanOrEqual(Math.floor(source / perBucket) - 1)
-      expect(n).toBeLessThanOrEqual(Math.ceil(source / perBucket))
+      expect(walked % PAGE_SIZE).toBe(0)
+      expect(source).toBeGreaterThanOrEqual(walked)
+      expect(shown).toBeGreaterThanOrEqual(Math.floor(source / perBucket) - 1)
+      expect(shown).toBeLessThanOrEqual(Math.ceil(source / perBucket) + 1)
       const oldest = Date.parse((await page.locator('#status').getAttribute('data-oldest'))!)
       expect(oldest % (minutes * 60_000)).toBe(0)
       const pixels = await page.evaluate(countPixels)

@@ -56,6 +56,8 @@ describe('market-candles export: bad flags print the usage and exit 2', () => {
     [['export', '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1d', '--out', '-', '--format', 'sqlite'], 'SQLite cannot be written to stdout'],
     [[...OK, '--format', 'xlsx'], "--format must be sqlite, csv, jsonl, parquet or postgres, got 'xlsx'"],
     [[...OK, '--mock', '--base-url', 'http://127.0.0.1:1'], '--mock and --base-url exclude each other'],
+    [[...OK, '--follow', '--resample', '1w'], '--follow stores candles as they close: it cannot go with --resample'],
+    [['export', '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1d', '--follow', '--out', 'dir', '--format', 'parquet'], 'follow into SQLite, CSV, JSON Lines or PostgreSQL'],
     [[...OK, '--progress-interval', '0'], '--progress-interval must be a number of seconds'],
     [[...OK, '--pair', 'BTC/USD'], '--pair BTC/USD is given twice'],
     [[...OK, 'extra'], "Unexpected argument 'extra'"],

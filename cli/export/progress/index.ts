@@ -3,3 +3,4 @@ export { silentReporter, type ProgressReporter, type ReporterContext } from './r
 export { plainReporter, progressLine } from './plain-progress.js'
 export { ttyReporter } from './tty-progress.js'
 export { formatDuration } from './series-progress.js'
+export { followLine, followReporter, formatLag, type FollowReporter, type FollowState } from './follow-progress.js'
