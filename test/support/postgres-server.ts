@@ -6,9 +6,9 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { freePort } from './free-port.js'
 
 /** Why PostgreSQL tests are skipped on this machine, or undefined when they can run. */
 export const POSTGRES_MISSING: string | undefined = findBinDir() === undefined ? "PostgreSQL is not installed (no initdb/postgres under /usr/lib/postgresql/*/bin): apt-get install -y postgresql, as .ci/run does" : undefined
@@ -47,16 +47,6 @@ function runAs(): { uid: number; gid: number } | undefined {
   return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 export interface StartPostgresOptions {
   /** Durability as a production server has it (the bench); tests turn fsync off. @default false */
