@@ -1,7 +1,7 @@
 /**
  * One measured run for bench/export.ts, in its own process (a fresh heap, so RSS is this run's):
  * `node --import tsx bench/export-child.ts export|raw CONFIG_JSON`. `export` runs the export command
- * as the CLI does, in a worker thread with the same young-generation cap (runExport, the function
+ * as the CLI does, in a worker thread with the same heap limits and growing factor (runExport, the function
  * `market-candles export` calls), with a recording progress reporter; `raw` fetches the same pages
  * with fetch + JSON.parse and nothing else, on the main thread. Prints one line, `result <JSON>`.
  * Exits when its stdin closes (the bench died).
@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs'
 import { Writable } from 'node:stream'
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
 import { runExport } from '../cli/export/index.js'
-import { EXPORT_WORKER_LIMITS } from '../cli/export/run-in-worker.js'
+import { EXPORT_WORKER_LIMITS, useExportHeapGrowth } from '../cli/export/run-in-worker.js'
 import type { ProgressReporter, ReporterContext } from '../cli/export/progress/index.js'
 import { API_KEY } from './fixtures.js'
 
@@ -146,8 +146,9 @@ async function rawRun(): Promise<ExportChildResult> {
   return { exitCode: 0, candles, pages: urls.length, requests: urls.length, rateLimited: 0, responseSpanMs: span, writeSpanMs: span, rss: [], peakRssMb: process.memoryUsage.rss() / MB, cpuMs }
 }
 
-/** The export in a worker with the CLI's own heap limits (see cli/export/run-in-worker.ts). */
+/** The export in a worker with the CLI's own heap limits and growth (see cli/export/run-in-worker.ts). */
 function exportInWorker(): Promise<ExportChildResult> {
+  useExportHeapGrowth()
   const worker = new Worker(new URL(import.meta.url), { workerData: [mode, json], resourceLimits: { ...EXPORT_WORKER_LIMITS } })
   return new Promise((resolve, reject) => {
     worker.once('message', resolve)
