@@ -46,7 +46,11 @@ export class RedisRateLimiter implements SlotLimiter {
   #retryRedisAt = 0
   #lastRedisError: string | undefined
   #queue: Promise<void> = Promise.resolve()
-  #warm = 0
+  /**
+   * The most requests this process had in flight at once since start or its last idle spell: a
+   * client keeps that many connections open, so with fewer in flight the next request reuses one.
+   */
+  #peakInFlight = 0
   /** When this process last took a slot: Redis's clock, and its own (for cold connections). */
   #lastTaken = -Infinity
   #lastLocalTake = -Infinity
@@ -159,15 +163,17 @@ export class RedisRateLimiter implements SlotLimiter {
       if (wait > 0) await sleep(wait, signal)
       const id = randomUUID()
       const localNow = performance.now()
-      // Connections of this process are cold after start or an idle spell (as in RateLimiter).
-      if (localNow - this.#lastLocalTake > IDLE_MS) this.#warm = 0
-      const cold = this.#warm < this.perSecond
+      // Connections of this process are cold after start or an idle spell (as in RateLimiter). A
+      // request is cold only when it must open one: every connection opened so far is busy. The
+      // first window of each worker counted cold cost a round trip per slot, which with many
+      // short-lived workers was most of their slots (docs/workers.md, Measured).
+      if (localNow - this.#lastLocalTake > IDLE_MS) this.#peakInFlight = 0
+      const cold = this.#inFlight.size >= this.#peakInFlight
       const taken = await this.#call(this.#store.take(snapshot, times, id, cold, LEASE_MS, this.perSecond), signal)
       if ('snapshot' in taken) {
         snapshot = taken.snapshot
         continue
       }
-      this.#warm++
       this.#lastLocalTake = localNow
       this.#lastTaken = taken.sent
       this.#sawState = true
@@ -179,6 +185,7 @@ export class RedisRateLimiter implements SlotLimiter {
   #holding(id: string, cold: boolean, sent: number, asked: number): ReleaseSlot {
     const started = performance.now()
     this.#inFlight.add(id)
+    this.#peakInFlight = Math.max(this.#peakInFlight, this.#inFlight.size)
     this.#renewTimer ??= setInterval(() => this.#renew(), RENEW_MS).unref()
     let done = false
     return (answer) => {
