@@ -163,12 +163,14 @@ export class RedisRateLimiter implements SlotLimiter {
       if (wait > 0) await sleep(wait, signal)
       const id = randomUUID()
       const localNow = performance.now()
-      // Connections of this process are cold after start or an idle spell (as in RateLimiter). A
-      // request is cold only when it must open one: every connection opened so far is busy. The
-      // first window of each worker counted cold cost a round trip per slot, which with many
-      // short-lived workers was most of their slots (docs/workers.md, Measured).
+      // A slot counts from its answer (cold) only while the account's smallest round trip may be
+      // a cold one, too large: a request that opens a connection (every one this process opened,
+      // since start or an idle spell, is busy) while no warm request's answer is in the window.
+      // Once one is, a new connection's slow outbound trip is in its round trip too, so the usual
+      // estimate holds. Counting each worker's first window cold cost a round trip per slot: most
+      // of the slots of 8 short-lived workers (docs/workers.md, Measured).
       if (localNow - this.#lastLocalTake > IDLE_MS) this.#peakInFlight = 0
-      const cold = this.#inFlight.size >= this.#peakInFlight
+      const cold = this.#inFlight.size >= this.#peakInFlight && !snapshot.slots.some((slot) => !slot.cold && slot.completed !== undefined)
       const taken = await this.#call(this.#store.take(snapshot, times, id, cold, LEASE_MS, this.perSecond), signal)
       if ('snapshot' in taken) {
         snapshot = taken.snapshot
