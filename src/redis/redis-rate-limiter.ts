@@ -8,7 +8,7 @@ import { nextFreeTimes } from '../rate-limit/slot-window.js'
 import { IDLE_MS, WindowLength } from '../rate-limit/window-length.js'
 import { RedisLimiterError } from './redis-limiter-error.js'
 import { checkRedisLimiterOptions, type RedisRateLimiterOptions } from './redis-rate-limiter-options.js'
-import { RedisSlotStore } from './redis-slot-store.js'
+import { RedisSlotStore, type RedisSnapshot } from './redis-slot-store.js'
 import { redactRedisUrl, redisUrlSecrets, scrub } from './redis-url.js'
 
 /** A slot in flight is held this long past its last renewal: a worker that died frees its slots after it (plus a window). */
@@ -153,7 +153,8 @@ export class RedisRateLimiter implements SlotLimiter {
       }
       // When this and the next takes may happen, by the shared policy: other workers may take
       // slots while this one sleeps, and its take then counts on the later time (no new look needed).
-      const times = nextFreeTimes(snapshot, this.perSecond, this.windowMs, snapshot.now)
+      const warmKnown = hasWarmAnswer(snapshot)
+      const times = nextFreeTimes(warmKnown ? countColdAsWarm(snapshot) : snapshot, this.perSecond, this.windowMs, snapshot.now)
       if (times.length === 0) {
         await sleep(POLL_MS, signal)
         snapshot = await this.#call(this.#store.peek(), signal)
@@ -170,7 +171,7 @@ export class RedisRateLimiter implements SlotLimiter {
       // estimate holds. Counting each worker's first window cold cost a round trip per slot: most
       // of the slots of 8 short-lived workers (docs/workers.md, Measured).
       if (localNow - this.#lastLocalTake > IDLE_MS) this.#peakInFlight = 0
-      const cold = this.#inFlight.size >= this.#peakInFlight && !snapshot.slots.some((slot) => !slot.cold && slot.completed !== undefined)
+      const cold = this.#inFlight.size >= this.#peakInFlight && !warmKnown
       const taken = await this.#call(this.#store.take(snapshot, times, id, cold, LEASE_MS, this.perSecond), signal)
       if ('snapshot' in taken) {
         snapshot = taken.snapshot
@@ -264,6 +265,21 @@ export class RedisRateLimiter implements SlotLimiter {
       this.#redis.disconnect()
     }
   }
+}
+
+/**
+ * Whether a request on a reused connection (or taken once one was answered) has been answered: the
+ * account's smallest round trip is then a warm one, which every later estimate may use.
+ */
+function hasWarmAnswer(snapshot: RedisSnapshot): boolean {
+  return snapshot.slots.some((slot) => !slot.cold && slot.completed !== undefined)
+}
+
+// Once the smallest round trip is a warm one, a cold slot's estimate holds too: the slow outbound
+// trip of its new connection is part of its round trip, so completion less the smallest round trip
+// still does not precede its arrival. Only ever frees slots earlier: no change other workers must see.
+function countColdAsWarm(snapshot: RedisSnapshot): RedisSnapshot {
+  return { ...snapshot, slots: snapshot.slots.map((slot) => (slot.cold ? { ...slot, cold: false } : slot)) }
 }
 
 // What a Redis client's message means to someone running workers.
