@@ -171,7 +171,8 @@ export class RedisRateLimiter implements SlotLimiter {
       // estimate holds. Counting each worker's first window cold cost a round trip per slot: most
       // of the slots of 8 short-lived workers (docs/workers.md, Measured).
       if (localNow - this.#lastLocalTake > IDLE_MS) this.#peakInFlight = 0
-      const cold = this.#inFlight.size >= this.#peakInFlight && !warmKnown
+      const reused = this.#inFlight.size < this.#peakInFlight
+      const cold = !reused && !warmKnown
       const taken = await this.#call(this.#store.take(snapshot, times, id, cold, LEASE_MS, this.perSecond), signal)
       if ('snapshot' in taken) {
         snapshot = taken.snapshot
@@ -180,12 +181,13 @@ export class RedisRateLimiter implements SlotLimiter {
       this.#lastLocalTake = localNow
       this.#lastTaken = taken.sent
       this.#sawState = true
-      return this.#holding(id, cold, taken.sent, localNow)
+      return this.#holding(id, reused, taken.sent, localNow)
     }
   }
 
-  // `sent` is Redis's clock when the slot was taken, `asked` this process's clock just before it asked.
-  #holding(id: string, cold: boolean, sent: number, asked: number): ReleaseSlot {
+  // `sent` is Redis's clock when the slot was taken, `asked` this process's clock just before it asked;
+  // only round trips on a reused connection tell the margin about the network (no connection set-up in them).
+  #holding(id: string, reused: boolean, sent: number, asked: number): ReleaseSlot {
     const started = performance.now()
     this.#inFlight.add(id)
     this.#peakInFlight = Math.max(this.#peakInFlight, this.#inFlight.size)
@@ -195,7 +197,7 @@ export class RedisRateLimiter implements SlotLimiter {
       if (done) return
       done = true
       const roundTrip = performance.now() - started
-      if (!cold) this.#window.sample(roundTrip)
+      if (reused) this.#window.sample(roundTrip)
       this.#inFlight.delete(id)
       if (this.#inFlight.size === 0) this.#stopRenewing()
       // The answer is already in: a failing Redis here only means the slot's lease lapses on its own.
