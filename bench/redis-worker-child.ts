@@ -62,7 +62,7 @@ async function run(config: RunConfig) {
   // The window the limiter ended with (one second plus its adaptive margin), and the round trips it saw.
   const trips = answered.map((t, i) => t - sent[i]!).sort((a, b) => a - b)
   const roundTripMs = { min: trips[0], median: trips[trips.length >> 1] }
-  return { ...counts, candles, error, windowMs: redis?.windowMs, roundTripMs, firstSent: Math.min(...sent), lastAnswer: Math.max(...answered), okAt, redisRoundTrips: redis?.roundTrips ?? 0, cpuMs: (used.user + used.system) / 1000 }
+  return { ...counts, candles, error, windowMs: redis?.windowMs, roundTripMs, firstSent: Math.min(...sent), lastAnswer: Math.max(...answered), okAt, sent, redisRoundTrips: redis?.roundTrips ?? 0, cpuMs: (used.user + used.system) / 1000 }
 }
 
 console.log('ready')

@@ -38,6 +38,14 @@ const COST_ACCOUNTS = 100
 
 type Limiter = (typeof LIMITERS)[number]
 
+/**
+ * BENCH_3F_ROWS runs only some rows while investigating, e.g. `250:8:redis,250:4` (latency, worker
+ * count, limiter; a part left out matches any). The verdict then covers only those rows.
+ */
+const ROWS = process.env.BENCH_3F_ROWS?.split(',').map((r) => r.trim().split(':'))
+const selected = (latency: number, workers: number, limiter: Limiter) =>
+  ROWS === undefined || ROWS.some(([l, w, k]) => (l === undefined || l === '' || Number(l) === latency) && (w === undefined || w === '' || Number(w) === workers) && (k === undefined || k === '' || k === limiter))
+
 interface ChildResult {
   ok: number
   limited: number
@@ -46,6 +54,9 @@ interface ChildResult {
   firstSent: number
   lastAnswer: number
   okAt: number[]
+  /** When each candle request left (this process's clock on the epoch scale). */
+  sent: number[]
+  windowMs?: number
   redisRoundTrips: number
   cpuMs: number
   error?: string
@@ -68,6 +79,14 @@ export interface WorkersRun {
   cpuMsPerRequest: number
   /** A worker's walk failed (its first error). */
   error?: string
+  /** Hand-off: how long after a slot could be reused (its request's send plus the window) the fleet's next request left, ms. */
+  handoff: HandoffLag
+}
+
+/** Lag from a slot's reuse time to the request that reused it, across the fleet: the slots of each worker's first window apart. */
+export interface HandoffLag {
+  firstWindow: { count: number; medianMs: number; meanMs: number }
+  later: { count: number; medianMs: number; meanMs: number }
 }
 
 export interface LimiterCost {
@@ -150,7 +169,9 @@ async function run(latency: number, workers: number, limiter: Limiter, baseUrl: 
   const slices: number[] = []
   for (let k = 0; (k + 1) * BLOCK < okAt.length; k++) slices.push((BLOCK * 1000) / (okAt[(k + 1) * BLOCK]! - okAt[k * BLOCK]!))
   const requests = results.reduce((n, r) => n + r.ok + r.limited + r.other, 0)
+  const windowMs = Math.max(1000, ...results.map((r) => r.windowMs ?? 1000))
   return {
+    handoff: handoffLag(results, windowMs, 10),
     latency,
     workers,
     limiter,
@@ -165,6 +186,24 @@ async function run(latency: number, workers: number, limiter: Limiter, baseUrl: 
     cpuMsPerRequest: results.reduce((n, r) => n + r.cpuMs, 0) / requests,
     ...(error !== undefined ? { error } : {}),
   }
+}
+
+/**
+ * The fleet's requests in send order: request i reuses the slot of request i - perSecond, which it
+ * could reuse `windowMs` after that one left (less when its answer came quickly, never more than a
+ * round trip more). Lags are split by whether the reused slot was among its worker's first
+ * `perSecond` requests (the window a worker's limiter holds as cold, from the answer on).
+ */
+function handoffLag(results: readonly ChildResult[], windowMs: number, perSecond: number): HandoffLag {
+  const all = results.flatMap((r) => r.sent.map((at, i) => ({ at, first: i < perSecond }))).sort((a, b) => a.at - b.at)
+  const first: number[] = []
+  const later: number[] = []
+  for (let i = perSecond; i < all.length; i++) (all[i - perSecond]!.first ? first : later).push(all[i]!.at - all[i - perSecond]!.at - windowMs)
+  const summary = (xs: number[]) => {
+    const sorted = [...xs].sort((a, b) => a - b)
+    return { count: xs.length, medianMs: sorted[sorted.length >> 1] ?? NaN, meanMs: xs.reduce((a, b) => a + b, 0) / (xs.length || 1) }
+  }
+  return { firstWindow: summary(first), later: summary(later) }
 }
 
 // The limiter alone, never waiting: COST_ACCOUNTS accounts of 10 slots each, 10 requests on each.
@@ -207,10 +246,13 @@ export async function measureRedisWorkers(): Promise<RedisWorkers> {
   const runs: WorkersRun[] = []
   const pool = await Promise.all(Array.from({ length: Math.max(...WORKER_COUNTS) }, () => startWorker(redis.url)))
   try {
+    let warmed = false
     for (const latency of LATENCIES) {
+      if (!WORKER_COUNTS.some((w) => LIMITERS.some((k) => selected(latency, w, k)))) continue
       const server = await startChildServer(`reference server --latency ${latency}`, [CLI, 'serve', '--port', '0', '--host', '127.0.0.1', '--latency', String(latency), '--now', NOW])
       try {
-        if (latency === LATENCIES[0]) {
+        if (!warmed) {
+          warmed = true
           // Warm-up, not measured: each worker walks a few pages with each limiter (code loaded, JIT warm).
           for (const limiter of LIMITERS) {
             await Promise.all(pool.map((w, i) => w.run({ baseUrl: server.url, apiKey: KEYS[i % KEYS.length], limiter, account: 'bench-warm-up', start: new Date(START_MS).toISOString(), end: new Date(START_MS + (2 * PAGE - 1) * MINUTE).toISOString(), limit: PAGE })))
@@ -219,6 +261,7 @@ export async function measureRedisWorkers(): Promise<RedisWorkers> {
         }
         for (const workers of WORKER_COUNTS) {
           for (const limiter of LIMITERS) {
+            if (!selected(latency, workers, limiter)) continue
             await new Promise((r) => setTimeout(r, DRAIN_MS))
             const row = await run(latency, workers, limiter, server.url, pool, `bench-${latency}-${workers}`)
             runs.push(row)
@@ -243,11 +286,12 @@ function rowLine(x: WorkersRun): string {
   return (
     `${String(x.latency).padStart(7)} | ${String(x.workers).padStart(7)} | ${x.limiter.padEnd(7)} | ${String(x.ok).padStart(4)} | ${String(x.limited).padStart(4)} | ${`${fmt(x.rate, 2)} (${fmt(x.low, 2)}–${fmt(x.high, 2)})`.padEnd(21)} | ${fmt(x.spanS, 1).padStart(6)} | ${fmt(x.roundTripsPerRequest, 2).padStart(15)} | ${fmt(x.cpuMsPerRequest, 2).padStart(6)}` +
     (x.other > 0 ? ` (other statuses: ${x.other})` : '') +
-    (x.error !== undefined ? ` FAILED: ${x.error}` : '')
+    (x.error !== undefined ? ` FAILED: ${x.error}` : '') +
+    ` | hand-off lag ms (median/mean): first windows ${fmt(x.handoff.firstWindow.medianMs, 0)}/${fmt(x.handoff.firstWindow.meanMs, 0)} (n=${x.handoff.firstWindow.count}), later ${fmt(x.handoff.later.medianMs, 0)}/${fmt(x.handoff.later.meanMs, 0)} (n=${x.handoff.later.count})`
   )
 }
 
-const find = (r: RedisWorkers, latency: number, workers: number, limiter: Limiter) => r.runs.find((x) => x.latency === latency && x.workers === workers && x.limiter === limiter)!
+const find = (r: RedisWorkers, latency: number, workers: number, limiter: Limiter) => r.runs.find((x) => x.latency === latency && x.workers === workers && x.limiter === limiter)
 
 export function reportRedisWorkers(r: RedisWorkers): string[] {
   if (r.skipped) return [`3f. Worker processes of one account, Redis limiter vs header-learning: ${r.skipped}`]
@@ -271,6 +315,7 @@ export function tableRedisWorkers(r: RedisWorkers): BenchRow[] {
     for (const workers of WORKER_COUNTS) {
       const redis = find(r, latency, workers, 'redis')
       const header = find(r, latency, workers, 'header')
+      if (redis === undefined || header === undefined) continue // not selected (BENCH_3F_ROWS)
       const who = `${workers} worker${workers === 1 ? '' : 's'}, --latency ${latency}`
       rows.push({
         figure: `${who}: Redis ${fmt(redis.rate, 2)} (${fmt(redis.low, 2)}–${fmt(redis.high, 2)}) req/s, ${redis.limited} x 429; header-learning ${fmt(header.rate, 2)} (${fmt(header.low, 2)}–${fmt(header.high, 2)}), ${header.limited} x 429`,
@@ -280,6 +325,7 @@ export function tableRedisWorkers(r: RedisWorkers): BenchRow[] {
     }
     const redis = find(r, latency, 1, 'redis')
     const header = find(r, latency, 1, 'header')
+    if (redis === undefined || header === undefined) continue
     rows.push({
       figure: `1 worker, --latency ${latency}: Redis / in-process rate ${fmt(redis.rate / header.rate, 3)} (${fmt(redis.low / header.high, 3)}–${fmt(redis.high / header.low, 3)})`,
       goal: '1 within the spread',

@@ -8,7 +8,7 @@ import { nextFreeTimes } from '../rate-limit/slot-window.js'
 import { IDLE_MS, WindowLength } from '../rate-limit/window-length.js'
 import { RedisLimiterError } from './redis-limiter-error.js'
 import { checkRedisLimiterOptions, type RedisRateLimiterOptions } from './redis-rate-limiter-options.js'
-import { RedisSlotStore } from './redis-slot-store.js'
+import { RedisSlotStore, type RedisSnapshot } from './redis-slot-store.js'
 import { redactRedisUrl, redisUrlSecrets, scrub } from './redis-url.js'
 
 /** A slot in flight is held this long past its last renewal: a worker that died frees its slots after it (plus a window). */
@@ -46,7 +46,11 @@ export class RedisRateLimiter implements SlotLimiter {
   #retryRedisAt = 0
   #lastRedisError: string | undefined
   #queue: Promise<void> = Promise.resolve()
-  #warm = 0
+  /**
+   * The most requests this process had in flight at once since start or its last idle spell: a
+   * client keeps that many connections open, so with fewer in flight the next request reuses one.
+   */
+  #peakInFlight = 0
   /** When this process last took a slot: Redis's clock, and its own (for cold connections). */
   #lastTaken = -Infinity
   #lastLocalTake = -Infinity
@@ -149,7 +153,8 @@ export class RedisRateLimiter implements SlotLimiter {
       }
       // When this and the next takes may happen, by the shared policy: other workers may take
       // slots while this one sleeps, and its take then counts on the later time (no new look needed).
-      const times = nextFreeTimes(snapshot, this.perSecond, this.windowMs, snapshot.now)
+      const warmKnown = hasWarmAnswer(snapshot)
+      const times = nextFreeTimes(warmKnown ? countColdAsWarm(snapshot) : snapshot, this.perSecond, this.windowMs, snapshot.now)
       if (times.length === 0) {
         await sleep(POLL_MS, signal)
         snapshot = await this.#call(this.#store.peek(), signal)
@@ -159,33 +164,40 @@ export class RedisRateLimiter implements SlotLimiter {
       if (wait > 0) await sleep(wait, signal)
       const id = randomUUID()
       const localNow = performance.now()
-      // Connections of this process are cold after start or an idle spell (as in RateLimiter).
-      if (localNow - this.#lastLocalTake > IDLE_MS) this.#warm = 0
-      const cold = this.#warm < this.perSecond
+      // A slot counts from its answer (cold) only while the account's smallest round trip may be
+      // a cold one, too large: a request that opens a connection (every one this process opened,
+      // since start or an idle spell, is busy) while no warm request's answer is in the window.
+      // Once one is, a new connection's slow outbound trip is in its round trip too, so the usual
+      // estimate holds. Counting each worker's first window cold cost a round trip per slot: most
+      // of the slots of 8 short-lived workers (docs/workers.md, Measured).
+      if (localNow - this.#lastLocalTake > IDLE_MS) this.#peakInFlight = 0
+      const reused = this.#inFlight.size < this.#peakInFlight
+      const cold = !reused && !warmKnown
       const taken = await this.#call(this.#store.take(snapshot, times, id, cold, LEASE_MS, this.perSecond), signal)
       if ('snapshot' in taken) {
         snapshot = taken.snapshot
         continue
       }
-      this.#warm++
       this.#lastLocalTake = localNow
       this.#lastTaken = taken.sent
       this.#sawState = true
-      return this.#holding(id, cold, taken.sent, localNow)
+      return this.#holding(id, reused, taken.sent, localNow)
     }
   }
 
-  // `sent` is Redis's clock when the slot was taken, `asked` this process's clock just before it asked.
-  #holding(id: string, cold: boolean, sent: number, asked: number): ReleaseSlot {
+  // `sent` is Redis's clock when the slot was taken, `asked` this process's clock just before it asked;
+  // only round trips on a reused connection tell the margin about the network (no connection set-up in them).
+  #holding(id: string, reused: boolean, sent: number, asked: number): ReleaseSlot {
     const started = performance.now()
     this.#inFlight.add(id)
+    this.#peakInFlight = Math.max(this.#peakInFlight, this.#inFlight.size)
     this.#renewTimer ??= setInterval(() => this.#renew(), RENEW_MS).unref()
     let done = false
     return (answer) => {
       if (done) return
       done = true
       const roundTrip = performance.now() - started
-      if (!cold) this.#window.sample(roundTrip)
+      if (reused) this.#window.sample(roundTrip)
       this.#inFlight.delete(id)
       if (this.#inFlight.size === 0) this.#stopRenewing()
       // The answer is already in: a failing Redis here only means the slot's lease lapses on its own.
@@ -255,6 +267,21 @@ export class RedisRateLimiter implements SlotLimiter {
       this.#redis.disconnect()
     }
   }
+}
+
+/**
+ * Whether a request on a reused connection (or taken once one was answered) has been answered: the
+ * account's smallest round trip is then a warm one, which every later estimate may use.
+ */
+function hasWarmAnswer(snapshot: RedisSnapshot): boolean {
+  return snapshot.slots.some((slot) => !slot.cold && slot.completed !== undefined)
+}
+
+// Once the smallest round trip is a warm one, a cold slot's estimate holds too: the slow outbound
+// trip of its new connection is part of its round trip, so completion less the smallest round trip
+// still does not precede its arrival. Only ever frees slots earlier: no change other workers must see.
+function countColdAsWarm(snapshot: RedisSnapshot): RedisSnapshot {
+  return { ...snapshot, slots: snapshot.slots.map((slot) => (slot.cold ? { ...slot, cold: false } : slot)) }
 }
 
 // What a Redis client's message means to someone running workers.

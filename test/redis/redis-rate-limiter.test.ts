@@ -4,6 +4,7 @@
  * Each limiter has its own Redis connection, as a worker process would. Without redis-server this
  * file is skipped, saying how to install it.
  */
+import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createClient } from '../../src/index.js'
 import { createRedisRateLimiter, RedisLimiterError, type RedisRateLimiter } from '../../src/redis/index.js'
@@ -63,6 +64,31 @@ describe.skipIf(!hasRedis)(`the Redis rate limiter against a real redis-server${
     // 36 calls at 10 per second: the first 10 at once, then about 10 a second.
     expect(seconds).toBeGreaterThan(2.5)
   }, 30_000)
+
+  test('a request is cold (held from its answer) only when its worker must open a connection while no warm request of the account has been answered', async () => {
+    const acct = newAccount()
+    const l = limiter({ account: acct })
+    const ok = { status: 200, headers: {} }
+    const first = await l.acquire()
+    const second = await l.acquire() // the first still in flight: a second connection, cold
+    first(ok)
+    second(ok)
+    const third = await l.acquire() // two connections open, none busy: reused, warm
+    third(ok)
+    // A third connection, with a warm answer in the window: its slow outbound trip is in its round trip.
+    const more = [await l.acquire(), await l.acquire(), await l.acquire()]
+    for (const release of more) release(ok)
+    // Another worker's first request, on a new connection, after the account's warm answer.
+    const other = limiter({ account: acct })
+    ;(await other.acquire())(ok)
+    const reader = new Redis(redis.url)
+    try {
+      const state = JSON.parse((await reader.get(`market-candles:rate-limit:${acct}`))!) as { s: Array<[string, number, number]> }
+      expect(state.s.map((slot) => slot[2])).toEqual([1, 1, 0, 0, 0, 0, 0])
+    } finally {
+      reader.disconnect()
+    }
+  })
 
   test('concurrent windows of two workers, one account: the whole range arrives in order, no 429', async () => {
     const acct = SERVICE_ACCOUNT
