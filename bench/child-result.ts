@@ -4,11 +4,11 @@ import { spawn } from 'node:child_process'
  * Runs `node --import tsx SCRIPT ...args` and resolves the JSON of its `result ` line; rejects with
  * its stderr when it exits without one or with a non-zero code, or kills it after `timeoutMs`. The
  * child is killed too if the bench exits first. `failure` may turn a result into an error message,
- * which is reported with the child's stderr.
+ * which is reported with the child's stderr. `nodeArgs` go to node before the script (V8 flags).
  */
-export function runChildForResult<R>(script: string, args: string[], timeoutMs: number, failure?: (result: R) => string | undefined): Promise<R> {
+export function runChildForResult<R>(script: string, args: string[], timeoutMs: number, failure?: (result: R) => string | undefined, nodeArgs: string[] = []): Promise<R> {
   const label = `${script} ${args[0] ?? ''}`.trimEnd()
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['pipe', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script, ...args], { stdio: ['pipe', 'pipe', 'pipe'] })
   const kill = () => child.kill('SIGKILL')
   process.on('exit', kill)
   let out = ''

@@ -3,8 +3,11 @@
  * series through `followMany` against `serve` at the URL given, whose clock runs at the rate given
  * (300x: a minute every 200 ms, 100 polls a second), in a process of its own so the RSS is the follower's
  * alone. With `naive` as the third argument it makes the same requests as plain page calls instead,
- * for comparison. Prints one `result {json}` line: memory after a full GC at each checkpoint.
+ * for comparison. Prints one `result {json}` line: memory after a full GC at each checkpoint, with
+ * the committed size of V8's young generation (new space): V8 grows it, up to its maximum, as a
+ * process keeps allocating, and a full GC does not give it back, so it shows in RSS.
  */
+import { getHeapSpaceStatistics } from 'node:v8'
 import { createClient } from '../src/index.js'
 import { fullGc } from './cpu-time.js'
 import { serviceClockOf } from './service-clock-model.js'
@@ -17,7 +20,7 @@ const url = process.argv[2]!
 const RATE = Number(process.argv[3])
 const serviceNow = await serviceClockOf(url, RATE)
 let polls = 0
-const samples: { polls: number; rssMb: number; heapMb: number; heapTotalMb: number; externalMb: number }[] = []
+const samples: { polls: number; rssMb: number; heapMb: number; heapTotalMb: number; externalMb: number; arrayBuffersMb: number; newSpaceMb: number }[] = []
 const controller = new AbortController()
 const client = createClient({
   apiKey: 'demo-enterprise-key',
@@ -41,7 +44,8 @@ function sample(): boolean {
   if (polls < CHECKPOINTS[samples.length]!) return false
   fullGc()
   const m = process.memoryUsage()
-  samples.push({ polls, rssMb: m.rss / 2 ** 20, heapMb: m.heapUsed / 2 ** 20, heapTotalMb: m.heapTotal / 2 ** 20, externalMb: m.external / 2 ** 20 })
+  const newSpace = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? Number.NaN
+  samples.push({ polls, rssMb: m.rss / 2 ** 20, heapMb: m.heapUsed / 2 ** 20, heapTotalMb: m.heapTotal / 2 ** 20, externalMb: m.external / 2 ** 20, arrayBuffersMb: m.arrayBuffers / 2 ** 20, newSpaceMb: newSpace / 2 ** 20 })
   return samples.length === CHECKPOINTS.length
 }
 

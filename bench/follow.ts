@@ -8,8 +8,11 @@
  * b. 500 `1m` series through one `followMany` on a server whose clock runs at wall speed, shifted
  *    from the machine's (the follow learns it from the Date header): every candle's lag, and 429s.
  * c. Memory: RSS of a process following 20 series after a full GC at 1,000 and at 10,000 polls
- *    (bench/follow-memory-child.ts), against a server at 300x, beside a process making the same
- *    requests as plain page calls at the same pace: what HTTP and V8 cost without the follow.
+ *    (bench/follow-memory-child.ts, a process of its own), against a server at 300x in another
+ *    process, then a process making the same requests as plain page calls at the same pace: what
+ *    HTTP and V8 cost without the follow. They run one after the other, after a. and b. have ended,
+ *    so no other figure shares the CPU with them; each sample also gives V8's young generation. Last,
+ *    the same follow in a node whose young generation is capped (`--max-semi-space-size`).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -32,6 +35,8 @@ const MANY = 500
 const MANY_INTERVALS = 2
 /** The memory run's clock: 20 series at 300x are 100 polls a second, 10,000 in under 2 minutes. */
 const MEMORY_RATE = 300
+/** The young generation's cap of the third memory run (MB per semi-space; V8's own maximum here is 64). */
+const CAPPED_SEMI_SPACE_MB = 8
 const PAIRS = ['BTC/USD', 'ETH/USD', 'XRP/USD']
 
 interface SeriesRun {
@@ -134,7 +139,7 @@ async function followMany(server: ChildServer): Promise<ManyRun> {
 }
 
 interface MemoryRun {
-  samples: { polls: number; rssMb: number; heapMb: number; heapTotalMb: number; externalMb: number }[]
+  samples: { polls: number; rssMb: number; heapMb: number; heapTotalMb: number; externalMb: number; arrayBuffersMb: number; newSpaceMb: number }[]
   candles: number
   ordered: boolean
   wallMs: number
@@ -148,6 +153,8 @@ export interface FollowBench {
   memory: MemoryRun
   /** The same number of plain page requests at the same pace, without a follow. */
   plainMemory: MemoryRun
+  /** The same follow in a node started with `--max-semi-space-size`: RSS without the young generation's growth. */
+  cappedMemory: MemoryRun
   rows: BenchRow[]
   pass: boolean
 }
@@ -163,27 +170,41 @@ export async function measureFollow(): Promise<FollowBench> {
     const fastNow = await serviceClockOf(fast.url, FAST_RATE)
     const delayedNow = await serviceClockOf(delayedServer.url, FAST_RATE)
     const endOf = (now: () => number) => Math.ceil(now() / MIN) * MIN + INTERVALS * MIN
-    // The memory run is a process of its own, beside the others: the 500 series take minutes anyway.
-    const memoryServer = await startChildServer('reference server (clock 300x, no rate limit)', [CLI, 'serve', '--port', '0', '--now', NOW, '--clock-rate', String(MEMORY_RATE), '--no-rate-limit'])
-    const [follow, delayed, naive, many, [memory, plainMemory]] = await Promise.all([
+    const [follow, delayed, naive, many] = await Promise.all([
       Promise.all(PAIRS.map((p) => followOne(fast.url, p, 'demo-pro-key', fastNow, endOf(fastNow)))),
       Promise.all(PAIRS.map((p) => followOne(delayedServer.url, p, 'demo-pro-key', delayedNow, endOf(delayedNow)))),
       Promise.all(PAIRS.map((p) => pollNaively(fast.url, p, 'demo-enterprise-key', fastNow, endOf(fastNow)))),
       followMany(manyServer),
-      Promise.all([
-        runChildForResult<MemoryRun>('bench/follow-memory-child.ts', [memoryServer.url, String(MEMORY_RATE), 'follow'], 300_000),
-        runChildForResult<MemoryRun>('bench/follow-memory-child.ts', [memoryServer.url, String(MEMORY_RATE), 'naive'], 300_000),
-      ]).finally(() => memoryServer.stop()),
     ])
-    return { follow, delayed, naive, many, memory, plainMemory, ...tableOf(follow, delayed, naive, many, memory, plainMemory) }
+    await Promise.all([fast.stop(), delayedServer.stop(), manyServer.stop()])
+    const { memory, plainMemory, cappedMemory } = await measureMemory(NOW)
+    return { follow, delayed, naive, many, memory, plainMemory, cappedMemory, ...tableOf(follow, delayed, naive, many, memory, plainMemory, cappedMemory) }
   } finally {
     await Promise.all([fast.stop(), delayedServer.stop(), manyServer.stop()])
   }
 }
 
-const seconds = (ms: number) => fmt(ms / 1000, 2)
+/**
+ * The memory figure, after the others: the follower in a process of its own, the reference service
+ * in another, then the plain page calls the same way. Nothing else of the section runs meanwhile.
+ */
+async function measureMemory(now: string): Promise<{ memory: MemoryRun; plainMemory: MemoryRun; cappedMemory: MemoryRun }> {
+  const server = await startChildServer('reference server (clock 300x, no rate limit)', [CLI, 'serve', '--port', '0', '--now', now, '--clock-rate', String(MEMORY_RATE), '--no-rate-limit'])
+  try {
+    const memory = await runChildForResult<MemoryRun>('bench/follow-memory-child.ts', [server.url, String(MEMORY_RATE), 'follow'], 300_000)
+    const plainMemory = await runChildForResult<MemoryRun>('bench/follow-memory-child.ts', [server.url, String(MEMORY_RATE), 'naive'], 400_000)
+    const cappedMemory = await runChildForResult<MemoryRun>('bench/follow-memory-child.ts', [server.url, String(MEMORY_RATE), 'follow'], 300_000, undefined, [`--max-semi-space-size=${CAPPED_SEMI_SPACE_MB}`])
+    return { memory, plainMemory, cappedMemory }
+  } finally {
+    await server.stop()
+  }
+}
 
-function tableOf(follow: SeriesRun[], delayed: SeriesRun[], naive: SeriesRun[], many: ManyRun, memory: MemoryRun, plain: MemoryRun): { rows: BenchRow[]; pass: boolean } {
+const seconds = (ms: number) => fmt(ms / 1000, 2)
+/** The young generation's committed size at each checkpoint, e.g. `32 → 64 → 128 → 128 → 128 MB`. */
+const youngText = (run: MemoryRun) => `${run.samples.map((s) => fmt(s.newSpaceMb, 0)).join(' → ')} MB`
+
+function tableOf(follow: SeriesRun[], delayed: SeriesRun[], naive: SeriesRun[], many: ManyRun, memory: MemoryRun, plain: MemoryRun, capped: MemoryRun): { rows: BenchRow[]; pass: boolean } {
   const ratio = (runs: SeriesRun[]) => {
     const xs = runs.map(perInterval)
     const { low, high } = spread(xs)
@@ -200,6 +221,7 @@ function tableOf(follow: SeriesRun[], delayed: SeriesRun[], naive: SeriesRun[], 
   const manyMax = Math.max(...many.lagsMs)
   const [m1, m10] = [memory.samples[0]!, memory.samples.at(-1)!]
   const [p1, p10] = [plain.samples[0]!, plain.samples.at(-1)!]
+  const [c1, c10] = [capped.samples[0]!, capped.samples.at(-1)!]
   const rows: BenchRow[] = [
     { figure: `requests per series per interval, following ${follow.length} 1m series (clock 2x), steady state: ${f.text}`, goal: '<= 1.00', verdict: verdictOf(f.low, f.high, 1, true) },
     { figure: `the same with --publish-delay ${PUBLISH_DELAY_MS} (under the ${SETTLE_MS} ms settle delay): ${d.text}`, goal: '<= 1.05', verdict: verdictOf(d.low, d.high, 1.05, true) },
@@ -208,6 +230,8 @@ function tableOf(follow: SeriesRun[], delayed: SeriesRun[], naive: SeriesRun[], 
     { figure: `${many.series} 1m series in one followMany (shifted service clock, learnt from Date), ${many.candles} candles: lag median ${seconds(median(many.lagsMs))} s, p99 ${seconds(quantile(many.lagsMs, 0.99))} s, max ${seconds(manyMax)} s; ${many.rateLimited} x 429`, goal: 'every candle <= 60 s, 0 x 429', verdict: many.everySeriesComplete && manyMax <= MIN && many.rateLimited === 0 ? 'met' : 'not met' },
     { figure: `RSS after a full GC while following 20 series, after 1,000 → 10,000 polls: ${fmt(m1.rssMb, 1)} → ${fmt(m10.rssMb, 1)} MB (live heap ${fmt(m1.heapMb, 1)} → ${fmt(m10.heapMb, 1)} MB)`, goal: '+<= 20 MB', verdict: memory.ordered && m10.rssMb - m1.rssMb <= 20 ? 'met' : 'not met' },
     { figure: `beside it, the same 10,000 requests as plain page calls at the same pace, no follow: RSS ${fmt(p1.rssMb, 1)} → ${fmt(p10.rssMb, 1)} MB (live heap ${fmt(p1.heapMb, 1)} → ${fmt(p10.heapMb, 1)} MB)`, goal: '', verdict: 'info' },
+    { figure: `where RSS goes: V8's young generation (new space, committed) ${youngText(memory)} following, ${youngText(plain)} with plain calls; RSS less it ${fmt(m1.rssMb - m1.newSpaceMb, 1)} → ${fmt(m10.rssMb - m10.newSpaceMb, 1)} MB following (external ${fmt(m1.externalMb, 1)} → ${fmt(m10.externalMb, 1)} MB)`, goal: '', verdict: 'info' },
+    { figure: `the same follow in node --max-semi-space-size=${CAPPED_SEMI_SPACE_MB} (young generation ${youngText(capped)}): RSS ${fmt(c1.rssMb, 1)} → ${fmt(c10.rssMb, 1)} MB (live heap ${fmt(c1.heapMb, 1)} → ${fmt(c10.heapMb, 1)} MB)`, goal: '+<= 20 MB', verdict: capped.ordered && c10.rssMb - c1.rssMb <= 20 ? 'met' : 'not met' },
   ]
   return { rows, pass: rows.every((r) => r.verdict !== 'not met') }
 }
@@ -221,8 +245,9 @@ export function reportFollow(r: FollowBench): string[] {
     line(`follow, publish delay ${PUBLISH_DELAY_MS} ms`, r.delayed),
     line(`naive loop every ${NAIVE_EVERY_MS / 1000} s`, r.naive),
     `  followMany: ${r.many.series} series, ${r.many.candles} candles after the first boundary in ${fmt(r.many.wallMs / 1000, 1)} s, ${r.many.rateLimited} x 429, every series complete: ${r.many.everySeriesComplete}`,
-    `  plain page calls, memory after a full GC: ${r.plainMemory.samples.map((s) => `${s.polls}: RSS ${fmt(s.rssMb, 1)} MB (heap ${fmt(s.heapMb, 1)} of ${fmt(s.heapTotalMb, 1)})`).join('; ')}`,
-    `  memory after a full GC: ${r.memory.samples.map((s) => `${s.polls} polls: RSS ${fmt(s.rssMb, 1)} MB (heap ${fmt(s.heapMb, 1)} live of ${fmt(s.heapTotalMb, 1)}, external ${fmt(s.externalMb, 1)})`).join('; ')}; ${r.memory.candles} candles in order: ${r.memory.ordered}; ${fmt(r.memory.wallMs / 1000, 1)} s`,
+    `  plain page calls, memory after a full GC: ${r.plainMemory.samples.map((s) => `${s.polls}: RSS ${fmt(s.rssMb, 1)} MB (heap ${fmt(s.heapMb, 1)} of ${fmt(s.heapTotalMb, 1)}, new space ${fmt(s.newSpaceMb, 0)})`).join('; ')}`,
+    `  the same, node --max-semi-space-size=${CAPPED_SEMI_SPACE_MB}: ${r.cappedMemory.samples.map((s) => `${s.polls} polls: RSS ${fmt(s.rssMb, 1)} MB (heap ${fmt(s.heapMb, 1)} live of ${fmt(s.heapTotalMb, 1)}, new space ${fmt(s.newSpaceMb, 0)})`).join('; ')}; ${r.cappedMemory.candles} candles in order: ${r.cappedMemory.ordered}`,
+    `  memory after a full GC: ${r.memory.samples.map((s) => `${s.polls} polls: RSS ${fmt(s.rssMb, 1)} MB (heap ${fmt(s.heapMb, 1)} live of ${fmt(s.heapTotalMb, 1)}, new space ${fmt(s.newSpaceMb, 0)}, external ${fmt(s.externalMb, 1)}, array buffers ${fmt(s.arrayBuffersMb, 1)})`).join('; ')}; ${r.memory.candles} candles in order: ${r.memory.ordered}; ${fmt(r.memory.wallMs / 1000, 1)} s`,
     ...r.rows.map((row) => `  ${row.figure} [goal ${row.goal || '-'}: ${row.verdict}]`),
   ]
 }

@@ -76,8 +76,9 @@ console.log(buildCli())
 console.log('')
 
 // Every loop is bounded; this only catches a hang (e.g. a request that never completes).
-// Exiting kills the server children too. The whole run takes about 9-12 minutes, most of it in 3b
-// (paced by the rate limit), 3c (walks of 10 M candles) and follow (about 4: it waits for minutes to close).
+// Exiting kills the server children too. The whole run takes about 15-18 minutes, most of it in 3b
+// (paced by the rate limit), 3c (walks of 10 M candles) and follow (about 10: it waits for minutes to close,
+// then its three memory runs of about 2 minutes each go one at a time).
 const WATCHDOG_S = 1500
 const watchdog = setTimeout(() => {
   console.error(`bench: still running after ${WATCHDOG_S} s, giving up`)
