@@ -165,10 +165,16 @@ function batched(name: string, per: number, opts: { oneCopy?: boolean; asyncComm
 const VARIANTS: Variant[] = [
   {
     name: 'sink',
-    what: 'the PostgreSQL sink: openPostgres, write() per page',
+    what: 'the PostgreSQL sink: openPostgres, write() per page, as many in flight as it takes (pagesInFlight), as the export hands them over',
     async load({ url, schema, pages, series }) {
       const sink: Sink = await openPostgres(postgresTarget(url, schema, {}), 'exchange', [series])
-      for (const p of pages) await sink.write(series, p)
+      const depth = sink.pagesInFlight ?? 1
+      const writing: Array<void | Promise<void>> = []
+      for (const p of pages) {
+        if (writing.length >= depth) await writing.shift()
+        writing.push(sink.write(series, p))
+      }
+      await Promise.all(writing)
       await sink.close()
       return Number.NaN
     },

@@ -27,8 +27,8 @@ export class SeriesFailure extends Error {
 
 /**
  * Exports the series one after another (each one a forward walk with the SDK's ordered concurrent
- * paging), from after what the sink already holds. Pages are written one at a time and in order; the
- * next page is taken while a write is in flight, so an abort or a failure leaves whole pages only.
+ * paging), from after what the sink already holds. Pages are written in order; the next page is taken
+ * while a write is in flight (up to the sink's pagesInFlight), so an abort or a failure leaves whole pages only.
  */
 export async function exportAll(
   client: MarketCandles,
@@ -63,27 +63,29 @@ export async function exportAll(
         totals.pages++
         reporter.pageWritten(source)
       }
-      // One write in flight while the next page is taken (a sink that waits on a server, PostgreSQL,
-      // overlaps its round trip with the walk); writes still run one at a time, in order, and a page
-      // counts only once its write has resolved.
-      let writing: Promise<void> | undefined
+      // Writes in flight while the next page is taken (a sink that waits on a server, PostgreSQL,
+      // overlaps its round trip with the walk): one, or as many as the sink gathers into a batch
+      // (pagesInFlight). They are handed over in order, and a page counts only once its write has resolved.
+      const depth = Math.max(1, sink.pagesInFlight ?? 1)
+      const writing: Array<Promise<void>> = []
       try {
         for await (const page of walk) {
           if (page.candles.length === 0) continue
           for (const c of page.candles) tracker?.observe(c.close_ts)
           const candles = resampler ? resampler.page(page.candles) : page.candles
-          await writing
+          if (writing.length >= depth) await writing.shift()
           entry.report = tracker?.report(false)
-          writing = write(candles, page.candles.length)
-          // Its failure is handled by the next `await writing`; until then it is not an unhandled rejection.
-          writing.catch(() => {})
+          const w = write(candles, page.candles.length)
+          // Its failure is handled when it is awaited; until then it is not an unhandled rejection.
+          w.catch(() => {})
+          writing.push(w)
         }
-        await writing
+        while (writing.length > 0) await writing.shift()
         // The last bucket is stored once the range covers it whole: a rerun finishes it otherwise.
         if (resampler) await write(resampler.end(Math.min(range.to ?? series.last, series.last)), 0)
       } catch (error) {
-        // A write still in flight settles before the failure is reported: every page counted is whole.
-        await writing?.catch(() => {})
+        // Writes still in flight settle before the failure is reported: every page counted is whole.
+        await Promise.allSettled(writing)
         throw new SeriesFailure(series, error)
       }
     }

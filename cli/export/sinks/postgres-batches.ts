@@ -1,0 +1,80 @@
+import type { Series } from '../series.js'
+import type { Kind } from './columns.js'
+import { CopyBinaryWriter } from './postgres-copy-binary.js'
+import type { AnyCandle } from './sink.js'
+
+/** A page of a batch, as given to write(). */
+export interface BatchPage {
+  series: Series
+  candles: readonly AnyCandle[]
+}
+
+interface Waiting extends BatchPage {
+  resolve(): void
+  reject(error: unknown): void
+}
+
+interface Gathering {
+  writer: CopyBinaryWriter
+  pages: Waiting[]
+}
+
+/**
+ * Group commit: the pages that arrive while a batch is being stored are gathered (encoded as they
+ * come) and go together as the next batch, one COPY statement and one transaction, as soon as the
+ * running one ends; a lone page goes at once, never held back waiting for more. Each page's promise
+ * settles when its batch is committed or has failed. After a failure every batch still waiting and
+ * every later page is refused unstored, so what is stored stays a gap-free prefix of what was given.
+ */
+export class PageBatches {
+  private readonly waiting: Gathering[] = []
+  private readonly spare: CopyBinaryWriter[] = []
+  private running = false
+  private failure: { error: unknown } | undefined
+
+  /**
+   * @param store stores one batch: its COPY binary data and its pages; resolves once committed
+   * @param maxPages the most pages in one batch
+   */
+  constructor(
+    private readonly kind: Kind,
+    private readonly store: (data: Buffer, pages: readonly BatchPage[]) => Promise<void>,
+    private readonly maxPages: number,
+  ) {}
+
+  /** Adds a page; resolves once the batch holding it is committed. */
+  add(series: Series, candles: readonly AnyCandle[]): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure.error)
+    return new Promise<void>((resolve, reject) => {
+      let last = this.waiting.at(-1)
+      if (last === undefined || last.pages.length >= this.maxPages) {
+        const writer = this.spare.pop() ?? new CopyBinaryWriter(this.kind)
+        writer.begin()
+        last = { writer, pages: [] }
+        this.waiting.push(last)
+      }
+      last.writer.add(candles)
+      last.pages.push({ series, candles, resolve, reject })
+      void this.drain()
+    })
+  }
+
+  private async drain(): Promise<void> {
+    if (this.running) return
+    this.running = true
+    while (this.waiting.length > 0) {
+      const batch = this.waiting.shift()!
+      try {
+        if (this.failure) throw this.failure.error
+        await this.store(batch.writer.finish(), batch.pages)
+        // Reused only after success: a failed COPY's bytes may still sit in the socket's queue.
+        this.spare.push(batch.writer)
+        for (const page of batch.pages) page.resolve()
+      } catch (error) {
+        this.failure ??= { error }
+        for (const page of batch.pages) page.reject(this.failure.error)
+      }
+    }
+    this.running = false
+  }
+}
