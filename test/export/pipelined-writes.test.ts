@@ -25,15 +25,16 @@ afterAll(async () => {
 })
 
 /** A sink that waits on every write, as one behind a server does, and records what it saw. */
-function slowSink(failOnWrite?: number) {
+function slowSink(failOnWrite?: number, options: { delayMs?: number; pagesInFlight?: number } = {}) {
   const seen = { writes: 0, resolved: 0, inFlight: 0, maxInFlight: 0, closeTimes: [] as number[] }
   const sink: Sink = {
     lastStored: () => undefined,
+    pagesInFlight: options.pagesInFlight,
     async write(_series, candles: readonly AnyCandle[]) {
       const n = ++seen.writes
       seen.inFlight++
       seen.maxInFlight = Math.max(seen.maxInFlight, seen.inFlight)
-      await new Promise((resolve) => setTimeout(resolve, 15))
+      await new Promise((resolve) => setTimeout(resolve, options.delayMs ?? 15))
       seen.inFlight--
       if (n === failOnWrite) throw new Error('disk full')
       for (const c of candles) seen.closeTimes.push(Date.parse(c.close_ts))
@@ -57,7 +58,7 @@ function countingReporter(seen: { resolved: number }) {
   return { reporter, counted }
 }
 
-describe('market-candles export: pages are written one at a time, in order, while the next is fetched', () => {
+describe('market-candles export: pages are written in order, one at a time or as many as the sink gathers, while the next is fetched', () => {
   test('a sink that waits gets one write at a time, every candle once in ascending close_ts, and a page counts only once its write resolved', async () => {
     const { sink, seen } = slowSink()
     const { reporter, counted } = countingReporter(seen)
@@ -80,5 +81,17 @@ describe('market-candles export: pages are written one at a time, in order, whil
     expect(totals.pages).toBe(2)
     expect(counted).toHaveLength(2)
     expect(totals.candles).toBe(seen.closeTimes.length)
+  })
+
+  test('a sink that gathers pages into batches (pagesInFlight 3) gets up to 3 writes before the first resolves, never more, in order; each page counts only once its own write resolved', async () => {
+    const { sink, seen } = slowSink(undefined, { delayMs: 300, pagesInFlight: 3 })
+    const { reporter, counted } = countingReporter(seen)
+    const totals = await exportAll(client, [series], { start: START, end: END }, sink, reporter, new AbortController().signal)
+    expect(seen.maxInFlight).toBeGreaterThan(1)
+    expect(seen.maxInFlight).toBeLessThanOrEqual(3)
+    expect(seen.closeTimes.every((t, i) => i === 0 || t > seen.closeTimes[i - 1]!)).toBe(true)
+    expect(totals.candles).toBe(seen.closeTimes.length)
+    counted.forEach((c, i) => expect(c.resolvedWrites).toBeGreaterThanOrEqual(i + 1))
+    expect(counted).toHaveLength(seen.writes)
   })
 })

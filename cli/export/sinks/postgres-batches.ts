@@ -1,7 +1,7 @@
 import type { Series } from '../series.js'
 import type { Kind } from './columns.js'
 import { CopyBinaryWriter } from './postgres-copy-binary.js'
-import type { AnyCandle } from './sink.js'
+import { plannedSeriesKey, type AnyCandle } from './sink.js'
 
 /** A page of a batch, as given to write(). */
 export interface BatchPage {
@@ -15,13 +15,14 @@ interface Waiting extends BatchPage {
 }
 
 interface Gathering {
+  seriesKey: string
   writer: CopyBinaryWriter
   pages: Waiting[]
 }
 
 /**
  * Group commit: the pages that arrive while a batch is being stored are gathered (encoded as they
- * come) and go together as the next batch, one COPY statement and one transaction, as soon as the
+ * come) and go together as the next batch (pages of one series only), one COPY statement and one transaction, as soon as the
  * running one ends; a lone page goes at once, never held back waiting for more. Each page's promise
  * settles when its batch is committed or has failed. After a failure every batch still waiting and
  * every later page is refused unstored, so what is stored stays a gap-free prefix of what was given.
@@ -46,11 +47,14 @@ export class PageBatches {
   add(series: Series, candles: readonly AnyCandle[]): Promise<void> {
     if (this.failure) return Promise.reject(this.failure.error)
     return new Promise<void>((resolve, reject) => {
+      const seriesKey = plannedSeriesKey(series)
       let last = this.waiting.at(-1)
-      if (last === undefined || last.pages.length >= this.maxPages) {
+      // One series a batch: its rows then go in ascending key order, as one page's do, so two exporters
+      // storing the same series wait on each other at most one way, never in a cycle (a deadlock).
+      if (last === undefined || last.pages.length >= this.maxPages || last.seriesKey !== seriesKey) {
         const writer = this.spare.pop() ?? new CopyBinaryWriter(this.kind)
         writer.begin()
-        last = { writer, pages: [] }
+        last = { seriesKey, writer, pages: [] }
         this.waiting.push(last)
       }
       last.writer.add(candles)

@@ -1,0 +1,88 @@
+/**
+ * The PostgreSQL sink's batches, against a real server (test/support/postgres-server.ts): pages
+ * handed over while a batch is stored go together as the next one, in one transaction; a write
+ * resolves only once its rows are committed; a failed batch stores nothing, and nothing after it.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { Series } from '../../cli/export/series.js'
+import { openPostgres } from '../../cli/export/sinks/postgres-sink.js'
+import { postgresTarget } from '../../cli/export/sinks/postgres-target.js'
+import type { AnyCandle } from '../../cli/export/sinks/sink.js'
+import { POSTGRES_MISSING, PG_PASSWORD, startPostgres, type RunningPostgres } from '../support/postgres-server.js'
+import { freshDatabase, withClient } from './read-postgres.js'
+
+let pgServer: RunningPostgres
+
+const series = (base: string): Series => ({ kind: 'exchange', source: 'bitstamp', interval: '1m', base, quote: 'USD', first: 0, last: Date.UTC(2030, 0, 1) })
+const BTC = series('BTC')
+const ETH = series('ETH')
+
+/** Page `n` (from 0) of 1000 one-minute candles of a series from 2024-01-01. */
+function page(s: Series, n: number, channel = 'rest'): AnyCandle[] {
+  return Array.from({ length: 1000 }, (_, i) => ({
+    exchange: 'bitstamp', interval: '1m', base: s.base, quote: 'USD',
+    close_ts: new Date(Date.UTC(2024, 0, 1) + (n * 1000 + i + 1) * 60_000).toISOString().replace('.000Z', 'Z'),
+    open: 1, high: 2, low: 0.5, close: 1.5, base_volume: 10, quote_volume: 15, source_provider: 'bitstamp', source_channel: channel, flag: null,
+  }))
+}
+
+/** Per transaction that stored rows (xmin), its row count and series, in commit order. */
+async function transactions(url: string) {
+  return withClient(url, async (c) =>
+    (await c.query<{ rows: number; bases: string }>(`SELECT count(*)::int AS rows, string_agg(DISTINCT base, ',') AS bases FROM exchange_candles GROUP BY xmin::text::bigint ORDER BY xmin::text::bigint`)).rows,
+  )
+}
+
+const rowCount = (url: string) => withClient(url, async (c) => (await c.query<{ n: number }>('SELECT count(*)::int AS n FROM exchange_candles')).rows[0]!.n)
+
+describe.skipIf(POSTGRES_MISSING !== undefined)(`PostgreSQL sink batches${POSTGRES_MISSING ? ` (SKIPPED: ${POSTGRES_MISSING})` : ''}`, () => {
+  beforeAll(async () => {
+    pgServer = await startPostgres()
+  }, 60_000)
+  afterAll(async () => {
+    await pgServer?.destroy()
+  })
+
+  test('pages handed over while a batch is stored go together in the next transaction, one series a batch; each write resolves only once its rows are committed', async () => {
+    const url = await freshDatabase(pgServer)
+    const sink = await openPostgres(postgresTarget(url, undefined, {}), 'exchange', [BTC, ETH])
+    expect(sink.pagesInFlight).toBeGreaterThan(1)
+    // Twelve pages handed over at once, as the export does while the server is busy.
+    const pages = [...[0, 1, 2, 3, 4, 5].map((n) => [BTC, n] as const), ...[0, 1, 2, 3, 4, 5].map((n) => [ETH, n] as const)]
+    const seenAtResolve: number[] = []
+    await Promise.all(
+      pages.map(([s, n], k) =>
+        (sink.write(s, page(s, n)) as Promise<void>).then(async () => {
+          seenAtResolve[k] = await rowCount(url)
+        }),
+      ),
+    )
+    await sink.close()
+    // The first page goes alone at once; the rest of BTC waited together; ETH is a batch of its own.
+    expect(await transactions(url)).toEqual([
+      { rows: 1000, bases: 'BTC' },
+      { rows: 5000, bases: 'BTC' },
+      { rows: 6000, bases: 'ETH' },
+    ])
+    // When page k's write resolved, another connection already saw at least pages 0..k.
+    seenAtResolve.forEach((seen, k) => expect(seen).toBeGreaterThanOrEqual((k + 1) * 1000))
+    expect(sink.lastStored(BTC)).toBe(Date.parse(page(BTC, 5).at(-1)!.close_ts))
+    expect(sink.lastStored(ETH)).toBe(Date.parse(page(ETH, 5).at(-1)!.close_ts))
+  }, 30_000)
+
+  test('a batch the server refuses stores none of its pages, every page of it fails with the server’s reason, and no later page is stored: what is stored stays a prefix', async () => {
+    const url = await freshDatabase(pgServer)
+    const sink = await openPostgres(postgresTarget(url, undefined, {}), 'exchange', [BTC])
+    // Page 3 holds a NUL byte, which PostgreSQL's text refuses: the batch of pages 1..4 fails whole.
+    const results = await Promise.allSettled([0, 1, 2, 3, 4].map((n) => sink.write(BTC, page(BTC, n, n === 3 ? 'r\u0000est' : 'rest'))))
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'rejected', 'rejected'])
+    const reason = ((results[1] as PromiseRejectedResult).reason as Error).message
+    expect(reason).toMatch(/^PostgreSQL at postgres:\/\/postgres@127\.0\.0\.1:\d+\/export_\d+_\d+: writing failed: invalid byte sequence/)
+    expect(reason).not.toContain(PG_PASSWORD)
+    // A page handed over after the failure is refused too, never stored after the gap.
+    await expect(sink.write(BTC, page(BTC, 5))).rejects.toThrow(/invalid byte sequence/)
+    await sink.close()
+    expect(await rowCount(url)).toBe(1000)
+    expect(sink.lastStored(BTC)).toBe(Date.parse(page(BTC, 0).at(-1)!.close_ts))
+  }, 30_000)
+})
