@@ -3,10 +3,10 @@ import type { Kind } from './columns.js'
 import { CopyBinaryWriter } from './postgres-copy-binary.js'
 import { plannedSeriesKey, type AnyCandle } from './sink.js'
 
-/** A page of a batch, as given to write(). */
+/** A page of a batch: its series and its last close_ts (the candles themselves are encoded at once, not kept). */
 export interface BatchPage {
   series: Series
-  candles: readonly AnyCandle[]
+  lastCloseTs: string
 }
 
 interface Waiting extends BatchPage {
@@ -46,6 +46,7 @@ export class PageBatches {
   /** Adds a page; resolves once the batch holding it is committed. */
   add(series: Series, candles: readonly AnyCandle[]): Promise<void> {
     if (this.failure) return Promise.reject(this.failure.error)
+    if (candles.length === 0) return Promise.resolve()
     return new Promise<void>((resolve, reject) => {
       const seriesKey = plannedSeriesKey(series)
       let last = this.waiting.at(-1)
@@ -58,7 +59,7 @@ export class PageBatches {
         this.waiting.push(last)
       }
       last.writer.add(candles)
-      last.pages.push({ series, candles, resolve, reject })
+      last.pages.push({ series, lastCloseTs: candles[candles.length - 1]!.close_ts, resolve, reject })
       void this.drain()
     })
   }

@@ -67,7 +67,7 @@ export async function openPostgres(target: PostgresTarget, kind: Kind, planned: 
     stream.end(rows)
     await finished(stream)
   }
-  // The conflict path: the page into a session-local table, then only its new rows into the table.
+  // The conflict path: the batch into a session-local table, then only its new rows into the table.
   const merge = async (rows: Buffer) => {
     if (!staged) {
       await client.query(`CREATE TEMPORARY TABLE IF NOT EXISTS market_candles_page (LIKE ${qualified}) ON COMMIT DELETE ROWS`)
@@ -95,9 +95,9 @@ export async function openPostgres(target: PostgresTarget, kind: Kind, planned: 
       if (!lost) await client.query('ROLLBACK').catch(() => {})
       throw fail('writing', lost ?? error)
     }
-    for (const { series, candles } of pages) {
+    for (const { series, lastCloseTs } of pages) {
       const key = plannedSeriesKey(series)
-      const newest = Date.parse(candles[candles.length - 1]!.close_ts)
+      const newest = Date.parse(lastCloseTs)
       if (!(newest <= (last.get(key) ?? -Infinity))) last.set(key, newest)
     }
   }
