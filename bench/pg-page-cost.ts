@@ -286,7 +286,7 @@ async function main() {
       const roles = [...r.load].filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1]).map(([k, ms]) => `${k} ${perPage(ms, pagesArg)}`).join(', ')
       console.log(
         `${v.name.padEnd(13)} server ${perPage(r.serverMs, pagesArg)} ms (${roles}); checkpoint after ${perPage(r.checkpointMs, pagesArg)}; ` +
-          `exporter ${perPage(r.exporterMs, pagesArg)} (encode ${perPage(r.encodeMs, pagesArg)}); wall ${perPage(r.wallMs, pagesArg)}; ` +
+          `exporter ${perPage(r.exporterMs, pagesArg)}${Number.isNaN(r.encodeMs) ? '' : ` (encode ${perPage(r.encodeMs, pagesArg)})`}; wall ${perPage(r.wallMs, pagesArg)}; ` +
           `WAL ${(r.wal.bytes / pagesArg / 1024).toFixed(0)} KiB, ${(r.wal.records / pagesArg).toFixed(0)} records, ${(r.wal.fpi / pagesArg).toFixed(1)} FPI  — ${v.what}`,
       )
     }
