@@ -96,6 +96,18 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`PostgreSQL sink batches${POSTGR
     expect(sink.lastStored(BTC)).toBe(Date.parse(page(BTC, 0).at(-1)!.close_ts))
   }, 30_000)
 
+  test('a page that cannot be encoded fails, leaves no half row in its batch, and no page after it is stored', async () => {
+    const url = await freshDatabase(pgServer)
+    const sink = await openPostgres(postgresTarget(url, undefined, {}), 'exchange', [BTC])
+    const broken = page(BTC, 2)
+    ;(broken[500] as { close_ts: unknown }).close_ts = null
+    const results = await Promise.allSettled([page(BTC, 0), page(BTC, 1), broken, page(BTC, 3)].map((p) => sink.write(BTC, p)))
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'rejected'])
+    await expect(sink.write(BTC, page(BTC, 4))).rejects.toThrow()
+    await sink.close()
+    expect(await rowCount(url)).toBe(1000)
+  }, 30_000)
+
   test('after SIGKILL mid-run at full speed (several pages a transaction), the stored rows are whole pages from the start, and the same command completes with no gap and no duplicate', async () => {
     const url = await freshDatabase(pgServer)
     const env = { MARKET_CANDLES_API_KEY: 'demo-enterprise-key', MARKET_CANDLES_BASE_URL: service.url }
@@ -114,6 +126,7 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`PostgreSQL sink batches${POSTGR
     expect(partial.length % 1000).toBe(0)
     expect(partial).toEqual(full.slice(0, partial.length))
     const again = await runCli([...args, '--out', url, '--quiet'], env, 60_000)
+    expect(again.stderr).toBe('')
     expect(again.code).toBe(0)
     expect(await pgRows(url, 'exchange')).toEqual(full)
     // The run did store several pages in one transaction somewhere (else this test proves nothing new).

@@ -58,7 +58,16 @@ export class PageBatches {
         last = { seriesKey, writer, pages: [] }
         this.waiting.push(last)
       }
-      last.writer.add(candles)
+      const mark = last.writer.length
+      try {
+        last.writer.add(candles)
+      } catch (error) {
+        // Not a half-written page in the batch, and (as after a failed batch) no later page stored.
+        last.writer.truncate(mark)
+        this.failure ??= { error }
+        reject(error)
+        return
+      }
       last.pages.push({ series, lastCloseTs: candles[candles.length - 1]!.close_ts, resolve, reject })
       void this.drain()
     })

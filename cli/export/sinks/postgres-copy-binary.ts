@@ -86,9 +86,7 @@ export class CopyBinaryWriter {
   add(candles: readonly AnyCandle[]): void {
     if (this.kind === 'exchange') {
       for (const c of candles as ReadonlyArray<Extract<AnyCandle, { exchange: string }>>) {
-        this.room(ROW_FIXED_BYTES)
-        this.view.setInt16(this.at, 14)
-        this.at += 2
+        this.int16(14)
         this.text(c.exchange)
         this.text(c.interval)
         this.text(c.base)
@@ -100,9 +98,7 @@ export class CopyBinaryWriter {
       }
     } else {
       for (const c of candles as ReadonlyArray<Extract<AnyCandle, { method: string }>>) {
-        this.room(ROW_FIXED_BYTES)
-        this.view.setInt16(this.at, 13)
-        this.at += 2
+        this.int16(13)
         this.text(c.method)
         this.text(c.interval)
         this.text(c.base)
@@ -116,15 +112,18 @@ export class CopyBinaryWriter {
 
   /** Ends the data; the bytes stay valid until the next `begin()`. */
   finish(): Buffer {
-    this.room(2)
-    this.view.setInt16(this.at, -1)
-    this.at += 2
+    this.int16(-1)
     return this.buf.subarray(0, this.at)
   }
 
   /** Bytes written since `begin()`. */
   get length(): number {
     return this.at
+  }
+
+  /** Drops what was written after `length` (a page that failed half-way). */
+  truncate(length: number): void {
+    this.at = Math.min(this.at, length)
   }
 
   private room(bytes: number): void {
@@ -135,14 +134,21 @@ export class CopyBinaryWriter {
     this.view = new DataView(bigger.buffer, bigger.byteOffset, bigger.byteLength)
   }
 
+  private int16(v: number): void {
+    this.room(2)
+    this.view.setInt16(this.at, v)
+    this.at += 2
+  }
+
   private int32(v: number): void {
     this.room(4)
     this.view.setInt32(this.at, v)
     this.at += 4
   }
 
-  // close_ts and the six doubles: 7 fields of 12 bytes, room made by the caller (ROW_FIXED_BYTES).
+  // close_ts and the six doubles: 7 fields of 12 bytes.
   private prices(c: AnyCandle): void {
+    this.room(PRICES_BYTES)
     const v = this.view
     const at = this.at
     const us = (closeTsMs(c.close_ts) - PG_EPOCH_MS) * 1000
@@ -156,7 +162,7 @@ export class CopyBinaryWriter {
     float8(v, at + 48, c.close)
     float8(v, at + 60, c.base_volume)
     float8(v, at + 72, c.quote_volume)
-    this.at = at + 84
+    this.at = at + PRICES_BYTES
   }
 
   private text(s: string): void {
@@ -204,8 +210,8 @@ function float8(v: DataView, at: number, x: number): void {
   v.setFloat64(at + 4, x)
 }
 
-// A row's field count and its close_ts and six doubles.
-const ROW_FIXED_BYTES = 2 + 7 * 12
+// close_ts and six doubles, each with its length.
+const PRICES_BYTES = 7 * 12
 
 /** One page as COPY binary data in a buffer of its own. */
 export function copyBinary(kind: Kind, candles: readonly AnyCandle[]): Buffer {
