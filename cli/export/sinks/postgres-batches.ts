@@ -22,10 +22,11 @@ interface Gathering {
 
 /**
  * Group commit: the pages that arrive while a batch is being stored are gathered (encoded as they
- * come) and go together as the next batch (pages of one series only), one COPY statement and one transaction, as soon as the
- * running one ends; a lone page goes at once, never held back waiting for more. Each page's promise
- * settles when its batch is committed or has failed. After a failure every batch still waiting and
- * every later page is refused unstored, so what is stored stays a gap-free prefix of what was given.
+ * come) and go together as the next batch, of one series, in one COPY statement and one transaction,
+ * as soon as the running one ends; a lone page goes at once, never held back waiting for more. Each
+ * page's promise settles when its batch is committed or has failed. After a failure every batch
+ * still waiting and every later page is refused unstored, so what is stored stays a gap-free prefix
+ * of what was given.
  */
 export class PageBatches {
   private readonly waiting: Gathering[] = []
