@@ -24,6 +24,8 @@ export interface ExportChildConfig {
   startMs?: number
   pages?: number
   concurrency?: number
+  /** export mode: false writes on the export's own thread (the comparison row). @default true */
+  sinkThread?: boolean
 }
 
 export interface ExportChildResult {
@@ -103,6 +105,7 @@ async function exportRun(): Promise<ExportChildResult> {
     stderrIsTTY: false,
     reporter: recorder,
     onInterrupt: () => () => {},
+    sinkThread: config.sinkThread,
   })
   const doneAt = performance.now()
   const doneCpuMs = cpuNow() - cpuAtStart
