@@ -104,9 +104,9 @@ describe('the output thread keeps the sink rules', () => {
   test('a write that fails rejects with its error, and no later page is written after the missing one', async () => {
     // /dev/full takes the open and refuses every write (ENOSPC).
     const sink = await openThreadedSink('/dev/full', 'jsonl', 'exchange', [series])
-    const first = await sink.write(series, exchangePage.slice(0, 10)).catch((e: unknown) => e)
+    const first = await Promise.resolve(sink.write(series, exchangePage.slice(0, 10))).catch((e: unknown) => e)
     expect((first as NodeJS.ErrnoException).code).toBe('ENOSPC')
-    const second = await sink.write(series, exchangePage.slice(10, 20)).catch((e: unknown) => e)
+    const second = await Promise.resolve(sink.write(series, exchangePage.slice(10, 20))).catch((e: unknown) => e)
     expect((second as Error).message).toBe((first as Error).message)
     await sink.close()
   })
