@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads'
 import type { ExportFormat } from '../args.js'
-import { EXPORT_WORKER_LIMITS } from '../run-in-worker.js'
+import { OLD_GENERATION_MB } from '../run-in-worker.js'
 import type { Series } from '../series.js'
 import type { Kind } from '../sinks/columns.js'
 import type { SinkOptions } from '../sinks/index.js'
@@ -12,6 +12,12 @@ import { fromThreadError } from './thread-error.js'
 // The bundle ships the thread as dist/export-sink.js; from source it is the .ts file, loaded through tsx.
 const fromSource = import.meta.url.endsWith('.ts')
 const entry = fromSource ? new URL('./thread-entry.ts', import.meta.url) : new URL('./export-sink.js', import.meta.url)
+/*
+ * The output's thread holds one page at a time (the export's thread holds the 8 in flight), so its
+ * young generation is small: over 2 M candles into CSV, RSS grew by 40 MB with the export's 32 MB and
+ * by 28 MB with 8 MB (one run each, bench/export.ts (b), 2026-11-25).
+ */
+const SINK_YOUNG_GENERATION_MB = 8
 const execArgv = fromSource && !process.execArgv.some((a) => a.includes('tsx')) ? [...process.execArgv, '--import', 'tsx'] : undefined
 
 /**
@@ -23,7 +29,7 @@ const execArgv = fromSource && !process.execArgv.some((a) => a.includes('tsx')) 
  */
 export async function openThreadedSink(out: string, format: ExportFormat, kind: Kind, planned: readonly Series[], options: SinkOptions = {}): Promise<Sink> {
   const data: SinkThreadData = { out, format, kind, planned: [...planned], pgSchema: options.pgSchema, env: { ...(options.env ?? process.env) } }
-  const worker = new Worker(entry, { workerData: data, resourceLimits: { ...EXPORT_WORKER_LIMITS }, ...(execArgv ? { execArgv } : {}) })
+  const worker = new Worker(entry, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: SINK_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: OLD_GENERATION_MB }, ...(execArgv ? { execArgv } : {}) })
   const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>()
   let nextId = 0
   // Set once the thread can take no more pages: its error, or its end.
