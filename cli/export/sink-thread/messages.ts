@@ -25,7 +25,7 @@ export interface ThreadError {
 export type ToSinkThread = { type: 'write'; id: number; series: Series; page: PageColumns } | { type: 'close' }
 
 export type FromSinkThread =
-  | { type: 'opened'; last: Array<[key: string, closeMs: number | undefined]> }
+  | { type: 'opened'; last: Array<[key: string, closeMs: number | undefined]>; pagesInFlight: number }
   | { type: 'written'; id: number }
   | { type: 'failed'; id: number | undefined; error: ThreadError }
   | { type: 'note'; text: string }

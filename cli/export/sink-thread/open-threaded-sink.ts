@@ -35,6 +35,7 @@ export async function openThreadedSink(out: string, format: ExportFormat, kind: 
   // Set once the thread can take no more pages: its error, or its end.
   let broken: Error | undefined
   let opened: ((last: Map<string, number>) => void) | undefined
+  let inFlight = 1
   let settle: ((error?: Error) => void) | undefined
   const fail = (error: Error) => {
     broken ??= error
@@ -49,6 +50,7 @@ export async function openThreadedSink(out: string, format: ExportFormat, kind: 
       switch (message.type) {
         case 'opened':
           settle = undefined
+          inFlight = message.pagesInFlight
           opened?.(new Map(message.last.filter((e): e is [string, number] => e[1] !== undefined)))
           return
         case 'written':
@@ -76,6 +78,9 @@ export async function openThreadedSink(out: string, format: ExportFormat, kind: 
   const send = (message: ToSinkThread, transfer: ArrayBuffer[] = []) => worker.postMessage(message, transfer)
   return {
     lastStored: (series) => last.get(plannedSeriesKey(series)),
+    // At least two: the next page waits in the thread's queue while one is written, so the export's
+    // thread rarely waits for the output's; a sink that batches takes as many as it gathers.
+    pagesInFlight: Math.max(2, inFlight),
     write(series: Series, candles: readonly AnyCandle[]) {
       if (broken) return Promise.reject(broken)
       const id = nextId++

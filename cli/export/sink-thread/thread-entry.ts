@@ -23,7 +23,7 @@ const sink: Sink | undefined = await openSink(data.out, data.format, data.kind, 
   note: (text) => post({ type: 'note', text }),
 }).then(
   (opened) => {
-    post({ type: 'opened', last: data.planned.map((s) => [plannedSeriesKey(s), opened.lastStored(s)]) })
+    post({ type: 'opened', last: data.planned.map((s) => [plannedSeriesKey(s), opened.lastStored(s)]), pagesInFlight: opened.pagesInFlight ?? 1 })
     return opened
   },
   (error: unknown) => {
@@ -33,8 +33,10 @@ const sink: Sink | undefined = await openSink(data.out, data.format, data.kind, 
   },
 )
 
-// Writes run one at a time, in the order sent. After a failed page no later page is written: the
-// output never holds a page after a missing one.
+// Pages are handed to the sink in the order sent. A sink that gathers pages into batches
+// (pagesInFlight > 1) gets each as it comes; any other gets the next once the last has resolved.
+// After a failed page no later page is written: the output never holds a page after a missing one.
+const concurrent = (sink?.pagesInFlight ?? 1) > 1
 let queue = Promise.resolve()
 let failed: unknown
 const write = async (id: number, message: Extract<ToSinkThread, { type: 'write' }>) => {
@@ -58,6 +60,9 @@ const close = async () => {
 }
 if (sink !== undefined) {
   port.on('message', (message: ToSinkThread) => {
-    queue = queue.then(() => (message.type === 'write' ? write(message.id, message) : close()))
+    if (message.type === 'write' && concurrent) {
+      const written = write(message.id, message)
+      queue = queue.then(() => written)
+    } else queue = queue.then(() => (message.type === 'write' ? write(message.id, message) : close()))
   })
 }

@@ -11,6 +11,13 @@ export interface Sink {
   lastStored(series: Series): number | undefined
   /** Writes one page of one series (ascending close_ts). Resolves once the page is handed to the OS. */
   write(series: Series, candles: readonly AnyCandle[]): void | Promise<void>
+  /**
+   * How many pages the export may hand to write() before the oldest has resolved (they are handed
+   * over in order; each still counts once its own write resolves). A sink that stores several pages
+   * in one transaction says how many it can gather; if one write fails, it stores no later page.
+   * @default 1
+   */
+  readonly pagesInFlight?: number
   /** Flushes and closes. */
   close(): Promise<void>
 }
