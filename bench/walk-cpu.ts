@@ -27,6 +27,8 @@ const DEFAULT_BEFORE = 'f5b5c8a19bc6230af03d706c33ca70540ab82b8e'
 const RANGE = fullPageRange(Date.UTC(2020, 0, 1), 500)
 const IN_FLIGHT = 8
 const ROUNDS = { http: 6, memory: 8 }
+// BENCH_WALK_CPU_SOURCES=memory (or http) measures one source only.
+const SOURCES = (['http', 'memory'] as const).filter((s) => (process.env.BENCH_WALK_CPU_SOURCES ?? 'http,memory').split(',').includes(s))
 const SIDES = ['raw', 'before', 'after'] as const
 type Side = (typeof SIDES)[number]
 type Source = keyof typeof ROUNDS
@@ -92,7 +94,7 @@ export async function measureWalkCpu(): Promise<WalkCpu> {
       }
     }
     const perPage = { http: { raw: [], before: [], after: [] }, memory: { raw: [], before: [], after: [] } } as WalkCpu['perPage']
-    for (const source of ['http', 'memory'] as const) {
+    for (const source of SOURCES) {
       // Warm-up of each side (JIT, keep-alive sockets), checked like the measured walks.
       for (const side of SIDES) check(`${source} ${side} (warm-up)`, await run(source, side))
       for (let r = 0; r < ROUNDS[source]; r++) {
@@ -156,7 +158,7 @@ export function reportWalkCpu(r: WalkCpu): string[] {
     `    ${r.pages} pages of 1000 1m candles; SDK before = ${r.before}, after = ${r.after}; raw = fetch -> text -> JSON.parse, the same requests, ${IN_FLIGHT} in flight;`,
     `    this process's CPU (user + system) per walk with its own GC, / pages; p10-p90 over rounds; every walk checked to see the same candles`,
   ]
-  for (const source of ['http', 'memory'] as const) {
+  for (const source of SOURCES) {
     const s = r.perPage[source]
     const line = (side: Side) => {
       const x = stats(s[side])
@@ -179,7 +181,7 @@ export function reportWalkCpu(r: WalkCpu): string[] {
 }
 
 export function tableWalkCpu(r: WalkCpu): BenchRow[] {
-  return (['http', 'memory'] as const).map((source) => {
+  return SOURCES.map((source) => {
     const s = r.perPage[source]
     const ratio = stats(perRound(s.after, s.before, (a, b) => a / b))
     const extra = (side: 'before' | 'after') => fmt(median(perRound(s[side], s.raw, (a, b) => a - b)), 2)

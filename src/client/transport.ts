@@ -9,6 +9,7 @@ import {
   type RequestInfo,
 } from '../errors/index.js'
 import { abortError, sleep, throwIfAborted } from '../internal/abort.js'
+import { markCloseTimesChecked } from '../internal/checked-close-times.js'
 import type { ReleaseSlot, SlotLimiter } from '../rate-limit/slot-limiter.js'
 import { checkShape } from '../schemas/wire-shape.js'
 import { RESPONSE_SHAPES } from '../schemas/wire-shapes.js'
@@ -189,6 +190,8 @@ export class Transport {
     // The body's schema as plain data: no zod in the client bundle (same verdicts and problems).
     const checked = checkShape(RESPONSE_SHAPES[endpoint], body.value, 'body')
     if (!checked.ok) throw new ResponseValidationError(info, checked.problems)
+    // The walks' gap tracking reads a checked page of candles from its ends (gap-tracker.ts).
+    if (endpoint === 'exchange_ohlcv' || endpoint === 'aggregated_ohlcv') markCloseTimesChecked(checked.value as unknown[])
     return { data: checked.value as ResponseOf<E>, response: res }
   }
 }

@@ -1,5 +1,14 @@
 import { formatTimestamp } from '../contract/format-timestamp.js'
 import { closeTimeMs } from '../analysis/close-time.js'
+import { closeTimesChecked } from '../internal/checked-close-times.js'
+
+// The characters that are '0' in a close time on the grid of each step (`YYYY-MM-DDTHH:MM:SSZ`):
+// the seconds of a minute, the minutes and seconds of an hour, the time of a day.
+const ZERO_DIGITS: Readonly<Record<number, readonly number[]>> = {
+  60_000: [17, 18],
+  3_600_000: [14, 15, 17, 18],
+  86_400_000: [11, 12, 14, 15, 17, 18],
+}
 
 /** A run of missing candles: the close times from `from` to `to` (both included) have no candle. */
 export interface CandleGap {
@@ -72,6 +81,43 @@ export class GapTracker {
     this.received++
     this.seen = t
     this.next = t + this.step
+  }
+
+  /**
+   * A page's candles, ascending, as `observe` would see them one by one. A page the client
+   * validated (its close times checked against the datetime pattern) that continues the series
+   * with no gap is counted from its two ends: each close time is only checked to be on the grid
+   * and after the one before it, not parsed.
+   */
+  observeAll(candles: readonly { close_ts: string }[]): void {
+    const n = candles.length
+    if (n > 0 && closeTimesChecked(candles) && this.withoutGap(candles)) {
+      this.received += n
+      this.seen = this.next + (n - 1) * this.step
+      this.next = this.seen + this.step
+      return
+    }
+    for (let i = 0; i < n; i++) this.observe(candles[i]!.close_ts)
+  }
+
+  // True when the close times are next, next + step, ..., all inside the range: n distinct times on
+  // the grid (checked text ascending, which is time order for checked close times of this length)
+  // from `next` to `next + (n - 1) step` can only be those.
+  private withoutGap(candles: readonly { close_ts: string }[]): boolean {
+    const zeros = ZERO_DIGITS[this.step]
+    const n = candles.length
+    if (zeros === undefined) return false
+    const end = this.next + (n - 1) * this.step
+    if (closeTimeMs(candles[0]!.close_ts) !== this.next || closeTimeMs(candles[n - 1]!.close_ts) !== end) return false
+    if (this.last !== undefined && end > this.last) return false
+    let before = ''
+    for (let i = 0; i < n; i++) {
+      const ts = candles[i]!.close_ts
+      if (ts.length !== 20 || !(ts > before)) return false
+      for (let k = 0; k < zeros.length; k++) if (ts.charCodeAt(zeros[k]!) !== 48) return false
+      before = ts
+    }
+    return true
   }
 
   private addGap(from: number, to: number): void {
