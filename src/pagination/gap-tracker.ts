@@ -2,13 +2,9 @@ import { formatTimestamp } from '../contract/format-timestamp.js'
 import { closeTimeMs } from '../analysis/close-time.js'
 import { closeTimesChecked } from '../internal/checked-close-times.js'
 
-// The characters that are '0' in a close time on the grid of each step (`YYYY-MM-DDTHH:MM:SSZ`):
-// the seconds of a minute, the minutes and seconds of an hour, the time of a day.
-const ZERO_DIGITS: Readonly<Record<number, readonly number[]>> = {
-  60_000: [17, 18],
-  3_600_000: [14, 15, 17, 18],
-  86_400_000: [11, 12, 14, 15, 17, 18],
-}
+// How many of the time's fields (seconds; minutes; hours) are zero in a close time on the grid of
+// each step (`YYYY-MM-DDTHH:MM:SSZ`): a minute, an hour, a day.
+const ZERO_FIELDS: Readonly<Record<number, number>> = { 60_000: 1, 3_600_000: 2, 86_400_000: 3 }
 
 /** A run of missing candles: the close times from `from` to `to` (both included) have no candle. */
 export interface CandleGap {
@@ -104,7 +100,7 @@ export class GapTracker {
   // the grid (checked text ascending, which is time order for checked close times of this length)
   // from `next` to `next + (n - 1) step` can only be those.
   private withoutGap(candles: readonly { close_ts: string }[]): boolean {
-    const zeros = ZERO_DIGITS[this.step]
+    const zeros = ZERO_FIELDS[this.step]
     const n = candles.length
     if (zeros === undefined) return false
     const end = this.next + (n - 1) * this.step
@@ -114,7 +110,8 @@ export class GapTracker {
     for (let i = 0; i < n; i++) {
       const ts = candles[i]!.close_ts
       if (ts.length !== 20 || !(ts > before)) return false
-      for (let k = 0; k < zeros.length; k++) if (ts.charCodeAt(zeros[k]!) !== 48) return false
+      if (ts.charCodeAt(17) !== 48 || ts.charCodeAt(18) !== 48) return false
+      if (zeros > 1 && (ts.charCodeAt(14) !== 48 || ts.charCodeAt(15) !== 48 || (zeros > 2 && (ts.charCodeAt(11) !== 48 || ts.charCodeAt(12) !== 48)))) return false
       before = ts
     }
     return true
