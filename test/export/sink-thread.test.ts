@@ -44,13 +44,14 @@ describe('a page written on the output thread is the page fetched', () => {
     }
   })
 
-  test('values that differ within a page, strings with line breaks, flags, -0 and extreme numbers come through unchanged', () => {
+  test('values that differ within a page, strings with line breaks or a NUL, null and string flags, -0 and extreme numbers come through unchanged', () => {
     const base = exchangePage.slice(0, 6)
     const odd: ExchangeCandle[] = base.map((c, i) => ({
       ...c,
       exchange: i === 2 ? 'other\nexchange' : c.exchange,
       source_channel: ['a', 'b,c', '"q"', 'line\nbreak', 'é', ''][i]!,
       flag: i % 2 === 0 ? null : 'late',
+      source_provider: i === 4 ? '\u0000' : c.source_provider,
       open: [-0, Number.MAX_VALUE, Number.MIN_VALUE, 1e21, -1e-7, 0.1 + 0.2][i]!,
     }))
     const got = acrossThreads('exchange', odd)

@@ -5,14 +5,16 @@ import type { AnyCandle } from '../sinks/sink.js'
 const NUMBERS = new Set(['open', 'high', 'low', 'close', 'base_volume', 'quote_volume'])
 // A value no field of a candle can hold: marks a column whose values differ within the page.
 const VARIES = '\u0000varies'
+// A null among the strings of a joined column (flag: mostly null, a string where a candle is flagged).
+const NULL = '\u0000'
 
 /**
  * A page of candles on its way to the sink's thread, as columns: a structured clone of it costs
  * a fraction of a clone of the candle objects (0.2 against 3.3 ms per 1000 candles, measured).
  * `numbers` holds the numeric fields row after row (moved, not copied); `same` one value per other
  * field when the whole page shares it (a series' exchange, interval, pair, a page of null flags);
- * `values` the others' values per row (close_ts), strings joined by newlines into one (one string clones
- * faster than a thousand). When a candle breaks that shape (it cannot, after
+ * `values` the others' values per row (close_ts, flag), strings and nulls joined by newlines into one
+ * (one string clones faster than an array of a thousand values: 0.3 against 0.02 ms). When a candle breaks that shape (it cannot, after
  * the SDK's validation) the page goes as objects.
  */
 export type PageColumns =
@@ -37,6 +39,7 @@ function compile(kind: Kind): Codec {
   const key = JSON.stringify
   const encode = new Function(
     'VARIES',
+    'NULL',
     `return function (rows) {
       const n = rows.length, r0 = rows[0], numbers = new Float64Array(n * ${numeric.length})
       ${other.map((f, j) => `let s${j} = r0[${key(f)}];`).join('\n')}
@@ -47,19 +50,20 @@ function compile(kind: Kind): Codec {
       }
       const same = [${other.map((_, j) => `s${j}`).join(', ')}]
       const values = same.map((s, j) => (s === VARIES ? new Array(n) : undefined))
-      ${other.map((f, j) => `if (values[${j}]) { const v = values[${j}]; let text = true; for (let i = 0; i < n; i++) { const x = (v[i] = rows[i][${key(f)}]); if (text && (typeof x !== 'string' || x.includes('\\n'))) text = false } if (text) values[${j}] = v.join('\\n') }`).join('\n')}
+      ${other.map((f, j) => `if (values[${j}]) { const v = values[${j}]; let text = true; for (let i = 0; i < n; i++) { const x = (v[i] = rows[i][${key(f)}]); if (text && x !== null && (typeof x !== 'string' || x.includes('\\n') || x === NULL)) text = false } if (text) values[${j}] = v.map((x) => (x === null ? NULL : x)).join('\\n') }`).join('\n')}
       return { length: n, numbers, same, values }
     }`,
-  )(VARIES) as Codec['encode']
+  )(VARIES, NULL) as Codec['encode']
   // Fields in the column order, the order the API writes them; a field absent from the candle stays absent.
   const fieldOf = (f: string) => {
     const j = other.indexOf(f)
     return NUMBERS.has(f) ? `numbers[o + ${numeric.indexOf(f)}]` : `(v${j} === undefined ? s${j} : v${j}[i])`
   }
   const decode = new Function(
+    'NULL',
     `return function (page) {
       const { length: n, numbers, same } = page, out = new Array(n)
-      const values = page.values.map((v) => (typeof v === 'string' ? v.split('\\n') : v))
+      const values = page.values.map((v) => (typeof v === 'string' ? v.split('\\n').map((x) => (x === NULL ? null : x)) : v))
       ${other.map((_, j) => `const s${j} = same[${j}], v${j} = values[${j}];`).join('\n')}
       for (let i = 0, o = 0; i < n; i++, o += ${numeric.length}) {
         const c = { ${names.map((f) => `${key(f)}: ${fieldOf(f)}`).join(', ')} }
@@ -68,7 +72,7 @@ function compile(kind: Kind): Codec {
       }
       return out
     }`,
-  )() as Codec['decode']
+  )(NULL) as Codec['decode']
   return { encode, decode }
 }
 
