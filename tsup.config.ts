@@ -62,7 +62,7 @@ export default defineConfig([
     external: ['msw', 'msw/node', 'ioredis'],
   },
   {
-    entry: { cli: 'cli/main.ts', 'export-worker': 'cli/export/worker-entry.ts' },
+    entry: { cli: 'cli/main.ts', 'export-worker': 'cli/export/worker-entry.ts', 'export-sink': 'cli/export/sink-thread/thread-entry.ts' },
     format: ['esm'],
     sourcemap: true,
     define,

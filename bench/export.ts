@@ -7,7 +7,8 @@
  * (c) where the network is not the limit (`serve --no-rate-limit`, no latency, `--rate-limit off`):
  *     candles/s into every sink beside a raw fetch -> JSON.parse loop over the same pages with the
  *     same 8 requests in flight, all in each round (target: each sink >= 0.6x the raw loop in every
- *     round; SQLite >= 200,000/s). The spread is printed.
+ *     round; SQLite >= 200,000/s). The spread is printed. Each sink also runs on the export's own
+ *     thread (`sinkThread: false`), the way it ran before it had a thread, as a comparison row.
  * PostgreSQL is a real local server (test/support/postgres-server.ts) with its default durability;
  * without one installed its rows say so.
  * Every run is a child process (bench/export-child.ts) running the same function as the CLI.
@@ -55,7 +56,7 @@ export interface ExportBench {
   rate: { range: WalkRange; rounds: Array<{ run: ExportChildResult; rate: number; counted: number }>; rates: number[]; pass: boolean }
   memory: Array<{ sink: SinkName; run: ExportChildResult; from: number; to: number; growthMb: number; pass: boolean }>
   /** Per sink: candles/s, per CPU second, candles stored, and its ratio to the raw loop of the same round. */
-  throughput: { range: WalkRange; raw: Rates; sinks: Partial<Record<SinkName, Rates & { candles: number[]; ratios: number[] }>>; pass: boolean }
+  throughput: { range: WalkRange; raw: Rates; sinks: Partial<Record<SinkName, Rates & { candles: number[]; ratios: number[] }>>; inline: Partial<Record<SinkName, Rates & { candles: number[]; ratios: number[] }>>; pass: boolean }
   rows: BenchRow[]
   pass: boolean
 }
@@ -127,36 +128,47 @@ export async function measureExport(): Promise<ExportBench> {
           rmSync(join(dir, `memory_${sink}.${sink}`), { force: true })
         }
 
-        // (c) throughput of every sink beside the raw loop; each round runs all of them, the order rotating
+        // (c) throughput of every sink beside the raw loop; each round runs all of them, the order rotating.
+        // Each sink runs twice: on its own thread (the CLI) and on the export's thread (for comparison).
         const range = fullPageRange(Date.UTC(2022, 0, 1), THROUGHPUT_PAGES)
         const raw: Rates = { rates: [], cpuRates: [] }
-        const sinks = Object.fromEntries(measured.map((sink) => [sink, { rates: [], cpuRates: [], candles: [], ratios: [] }])) as unknown as ExportBench['throughput']['sinks']
-        const contenders: Array<SinkName | 'raw'> = ['raw', ...measured]
+        const newRates = () => ({ rates: [], cpuRates: [], candles: [], ratios: [] })
+        const sinks = Object.fromEntries(measured.map((sink) => [sink, newRates()])) as unknown as ExportBench['throughput']['sinks']
+        const inline = Object.fromEntries(measured.map((sink) => [sink, newRates()])) as unknown as ExportBench['throughput']['sinks']
+        const contenders: Array<{ who: SinkName | 'raw'; thread: boolean }> = [
+          { who: 'raw', thread: false },
+          ...measured.map((who) => ({ who, thread: true })),
+          ...measured.map((who) => ({ who, thread: false })),
+        ]
         for (let round = 0; round < ROUNDS; round++) {
           const order = contenders.map((_, i) => contenders[(i + round) % contenders.length]!)
           const roundRates = new Map<string, number>()
-          for (const who of order) {
+          for (const { who, thread } of order) {
             if (who === 'raw') {
               const r = await inChild('raw', { baseUrl: server.url, startMs: Date.parse(range.start), pages: THROUGHPUT_PAGES, concurrency: 8 })
               raw.rates.push(r.candles / (r.writeSpanMs / 1000))
               raw.cpuRates.push(r.candles / (r.cpuMs / 1000))
               roundRates.set(who, r.candles / (r.writeSpanMs / 1000))
             } else {
-              const tag = `throughput_${who}_${round}`
-              const e = await inChild('export', { baseUrl: server.url, argv: exportArgs(range, out(who, tag), ['--rate-limit', 'off']) })
+              const tag = `throughput_${who}_${round}_${thread ? 'thread' : 'inline'}`
+              const e = await inChild('export', { baseUrl: server.url, argv: exportArgs(range, out(who, tag), ['--rate-limit', 'off']), sinkThread: thread })
               rmSync(join(dir, `${tag}.${who}`), { force: true })
-              sinks[who]!.rates.push(e.candles / (e.writeSpanMs / 1000))
-              sinks[who]!.cpuRates.push(e.candles / (e.cpuMs / 1000))
-              sinks[who]!.candles.push(e.candles)
-              roundRates.set(who, e.candles / (e.writeSpanMs / 1000))
+              const into = (thread ? sinks : inline)[who]!
+              into.rates.push(e.candles / (e.writeSpanMs / 1000))
+              into.cpuRates.push(e.candles / (e.cpuMs / 1000))
+              into.candles.push(e.candles)
+              roundRates.set(`${who}/${thread}`, e.candles / (e.writeSpanMs / 1000))
             }
           }
-          for (const sink of measured) sinks[sink]!.ratios.push(roundRates.get(sink)! / roundRates.get('raw')!)
+          for (const sink of measured) {
+            sinks[sink]!.ratios.push(roundRates.get(`${sink}/true`)! / roundRates.get('raw')!)
+            inline[sink]!.ratios.push(roundRates.get(`${sink}/false`)! / roundRates.get('raw')!)
+          }
         }
         const complete = measured.every((sink) => sinks[sink]!.candles.every((n) => n === range.candles))
         const ratioPass = measured.every((sink) => Math.min(...sinks[sink]!.ratios) >= RATIO_TARGET)
         const sqlite = sinks.sqlite!
-        const throughput = { range, raw, sinks, pass: complete && ratioPass && median(sqlite.rates) >= THROUGHPUT_TARGET }
+        const throughput = { range, raw, sinks, inline, pass: complete && ratioPass && median(sqlite.rates) >= THROUGHPUT_TARGET }
         const rateRow: BenchRow = {
           figure: `6a export at the rate limit (latency 250 ms, ${RATE_PAGES} pages, ${RATE_ROUNDS} rounds): ${fmt(median(rate.rates), 2)} requests/s (${rate.rates.map((r) => fmt(r, 2)).join(', ')}), ${rate.rounds.reduce((n, r) => n + r.run.rateLimited, 0)} × 429`,
           goal: `>= ${EXPORT_RATE_TARGET}/s, no 429`,
@@ -178,6 +190,10 @@ export async function measureExport(): Promise<ExportBench> {
             }
           }),
           ...(pg === undefined ? [{ figure: `6c into PostgreSQL: ${POSTGRES_MISSING}`, goal: `>= ${RATIO_TARGET}× raw`, verdict: 'not measured' as const }] : []),
+          ...measured.map((sink): BenchRow => {
+            const t = inline[sink]!
+            return { figure: `6c into ${SINK_NAMES[sink]} written on the export's own thread, for comparison: ${fmt(median(t.ratios), 2)}× raw (${fmt(Math.min(...t.ratios), 2)}–${fmt(Math.max(...t.ratios), 2)})`, goal: '', verdict: 'info' }
+          }),
           { figure: `6c raw fetch + JSON.parse over the same pages, 8 in flight: ${fmt(median(raw.rates) / 1000, 0)}k candles/s (${spread(raw.rates)})`, goal: '', verdict: 'info' },
           { figure: `6c into SQLite: ${fmt(median(sqlite.rates) / 1000, 0)}k candles/s (${spread(sqlite.rates)})`, goal: `>= ${THROUGHPUT_TARGET / 1000}k/s`, verdict: verdictOf(Math.min(...sqlite.rates), Math.max(...sqlite.rates), THROUGHPUT_TARGET) },
           {
@@ -220,6 +236,7 @@ export function reportExport(r: ExportBench): string[] {
       const ok = Math.min(...s.ratios) >= RATIO_TARGET && s.candles.every((n) => n === t.range.candles)
       return `      ${SINK_NAMES[sink as SinkName].padEnd(10)} median ${fmt(median(s.rates), 0)} candles/s (${spread(s.rates)}), ${fmt(median(s.ratios), 2)}× raw (rounds ${s.ratios.map((x) => fmt(x, 2)).join(', ')}; target >= ${RATIO_TARGET}); per second of CPU ${fmt(median(s.cpuRates), 0)}  ${verdict(ok)}`
     }),
-    `      series start (catalog read) .. last page written; the client's CPU time counts all its threads`,
+    ...Object.entries(t.inline).map(([sink, s]) => `      ${SINK_NAMES[sink as SinkName].padEnd(10)} on the export's own thread (for comparison): median ${fmt(median(s.rates), 0)} candles/s (${spread(s.rates)}), ${fmt(median(s.ratios), 2)}× raw (rounds ${s.ratios.map((x) => fmt(x, 2)).join(', ')}); per second of CPU ${fmt(median(s.cpuRates), 0)}`),
+    `      series start (catalog read) .. last page written; the client's CPU time counts all its threads (the output's thread included)`,
   ]
 }

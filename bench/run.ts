@@ -26,6 +26,7 @@ import { measureCandleWalkCpu, reportCandleWalkCpu, tableCandleWalkCpu } from '.
 import { measureFollow, reportFollow } from './follow.js'
 import { measureConformance, reportConformance } from './conformance.js'
 import { measureRedisWorkers, reportRedisWorkers, tableRedisWorkers } from './redis-workers.js'
+import { measureWalkCpu, reportWalkCpu, tableWalkCpu } from './walk-cpu.js'
 
 interface Section {
   id: string
@@ -55,6 +56,7 @@ const SECTIONS = [
   define('journal', measureJournalCost, reportJournalCost, (r) => r.rows),
   define('7', measureConformance, reportConformance, (r) => r.rows),
   define('3f', measureRedisWorkers, reportRedisWorkers, tableRedisWorkers),
+  define('walk-cpu', measureWalkCpu, reportWalkCpu, tableWalkCpu),
 ]
 
 const args = process.argv.slice(2)

@@ -15,6 +15,7 @@ import { selectSeries, type Series } from './series.js'
 import { shellQuote } from './shell-quote.js'
 import { withoutPassword } from './without-password.js'
 import { openSink, type Sink } from './sinks/index.js'
+import { openThreadedSink } from './sink-thread/index.js'
 import { checkRedisUrl, openSharedLimit, redactRedisArgs, redisAccount, REDIS_URL_ENV, type SharedLimit } from './redis-limit.js'
 import { pickShard } from './shard.js'
 import { UsageError } from '../usage-error.js'
@@ -30,6 +31,8 @@ export interface ExportIO {
   reporter?: (context: ReporterContext) => ProgressReporter
   /** Receives the abort that SIGINT would send; the default listens to SIGINT. */
   onInterrupt?: (interrupt: () => void) => () => void
+  /** Writes a file or database output on a thread of its own. @default true */
+  sinkThread?: boolean
 }
 
 const processIO = (): ExportIO => ({
@@ -152,7 +155,12 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
     if (args.shard && !args.quiet) say(`export: shard ${args.shard.index}/${args.shard.count}: ${planned.length} of ${all.length} series`)
     // With --resample the output holds the series at the target interval.
     const stored = args.resample === undefined ? planned : planned.map((s) => ({ ...s, interval: args.resample! }))
-    sink = await openSink(args.out, args.format, args.kind, stored, io.stdout, { pgSchema: args.pgSchema, env: io.env, note: (text) => reporter.note(text) })
+    const sinkOptions = { pgSchema: args.pgSchema, env: io.env, note: (text: string) => reporter.note(text) }
+    // A file or a database is written on a thread of its own (stdout stays here, with its back-pressure).
+    sink =
+      args.out !== '-' && io.sinkThread !== false
+        ? await openThreadedSink(args.out, args.format, args.kind, stored, sinkOptions)
+        : await openSink(args.out, args.format, args.kind, stored, io.stdout, sinkOptions)
     if (args.follow) sink = trackLastWritten(sink)
     await exportAll(client, planned, args, sink, reporter, controller.signal, totals, coverage)
     if (args.follow) {

@@ -71,7 +71,7 @@ export async function exportAll(
       try {
         for await (const page of walk) {
           if (page.candles.length === 0) continue
-          for (const c of page.candles) tracker?.observe(c.close_ts)
+          tracker?.observeAll(page.candles)
           const candles = resampler ? resampler.page(page.candles) : page.candles
           if (writing.length >= depth) await writing.shift()
           entry.report = tracker?.report(false)

@@ -9,6 +9,7 @@ import {
   type RequestInfo,
 } from '../errors/index.js'
 import { abortError, sleep, throwIfAborted } from '../internal/abort.js'
+import { markCloseTimesChecked } from '../internal/checked-close-times.js'
 import type { ReleaseSlot, SlotLimiter } from '../rate-limit/slot-limiter.js'
 import { checkShape } from '../schemas/wire-shape.js'
 import { RESPONSE_SHAPES } from '../schemas/wire-shapes.js'
@@ -71,10 +72,13 @@ export class Transport {
 
   // Each endpoint's URL is resolved once: only the query changes from request to request.
   readonly #bases: Record<EndpointName, string>
+  // The User-Agent and the client's own headers, in the order they are set on each request.
+  readonly #clientHeaders: ReadonlyArray<readonly [string, string]>
 
   constructor(config: TransportConfig) {
     this.#config = config
     this.#placeholder = new URL(config.baseUrl).host === new URL(DEFAULT_BASE_URL).host
+    this.#clientHeaders = [...(this.#userAgent === undefined ? [] : [['User-Agent', this.#userAgent] as const]), ...Object.entries(config.headers)]
     const root = `${config.baseUrl.replace(/\/+$/, '')}/`
     this.#bases = Object.fromEntries(
       Object.entries(ENDPOINTS).map(([name, e]) => [name, new URL(e.path.slice(1), root).toString()]),
@@ -114,7 +118,8 @@ export class Transport {
           if (waited > 0) log.log('debug', `rate limiter held GET ${info.url} for ${waited} ms`, { url: info.url, attempt, waitMs: waited, share: limiter.share })
         }
         const result = await this.#attempt(endpoint, info, event, options, release)
-        log.log('info', `GET ${info.url} -> ${result.response.status} (${ms(started)} ms, ${attempt + 1} attempt${attempt === 0 ? '' : 's'})`, { url: info.url, status: result.response.status, durationMs: ms(started), attempts: attempt + 1 })
+        // Each line is built only when its level is on: an unused logger costs nothing per request.
+        if (log.enabled('info')) log.log('info', `GET ${info.url} -> ${result.response.status} (${ms(started)} ms, ${attempt + 1} attempt${attempt === 0 ? '' : 's'})`, { url: info.url, status: result.response.status, durationMs: ms(started), attempts: attempt + 1 })
         return result
       } catch (caught) {
         error = caught as Error
@@ -150,9 +155,8 @@ export class Transport {
     const { signal } = options
     const timeout = options.timeout ?? this.#config.timeout
     const headers = new Headers()
-    if (this.#userAgent !== undefined) headers.set('User-Agent', this.#userAgent)
-    for (const [name, value] of Object.entries(this.#config.headers)) headers.set(name, value)
-    for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value)
+    for (const [name, value] of this.#clientHeaders) headers.set(name, value)
+    if (options.headers !== undefined) for (const [name, value] of Object.entries(options.headers)) headers.set(name, value)
     if (ENDPOINTS[endpoint].authenticated && apiKey !== undefined) headers.set(API_KEY_HEADER, apiKey)
     hooks.onRequest?.(event)
     const started = performance.now()
@@ -167,7 +171,7 @@ export class Transport {
       text = answer.text
     } catch (error) {
       if (signal?.aborted) throw abortError(signal)
-      log.log('debug', `GET ${info.url} -> no response after ${ms(started)} ms (attempt ${event.attempt + 1})`, { url: info.url, attempt: event.attempt, durationMs: ms(started) })
+      if (log.enabled('debug')) log.log('debug', `GET ${info.url} -> no response after ${ms(started)} ms (attempt ${event.attempt + 1})`, { url: info.url, attempt: event.attempt, durationMs: ms(started) })
       if (error instanceof ExchangeTimeout) throw new APITimeoutError(info, timeout as number)
       // Only a sanitized copy of the runtime's error is kept (it may carry the request's headers).
       const message = this.#placeholder
@@ -176,7 +180,7 @@ export class Transport {
       throw new APIConnectionError(info, message, { cause: safeCause(error, apiKey) })
     }
     hooks.onResponse?.({ ...event, status: res.status, durationMs: performance.now() - started })
-    log.log('debug', `GET ${info.url} -> ${res.status} in ${ms(started)} ms (attempt ${event.attempt + 1})`, { url: info.url, status: res.status, attempt: event.attempt, durationMs: ms(started) })
+    if (log.enabled('debug')) log.log('debug', `GET ${info.url} -> ${res.status} in ${ms(started)} ms (attempt ${event.attempt + 1})`, { url: info.url, status: res.status, attempt: event.attempt, durationMs: ms(started) })
     const body = parseJson(text)
     if (!res.ok) {
       const detail = body.ok && body.value !== null && typeof body.value === 'object' ? (body.value as { detail?: unknown }).detail : undefined
@@ -189,6 +193,8 @@ export class Transport {
     // The body's schema as plain data: no zod in the client bundle (same verdicts and problems).
     const checked = checkShape(RESPONSE_SHAPES[endpoint], body.value, 'body')
     if (!checked.ok) throw new ResponseValidationError(info, checked.problems)
+    // The walks' gap tracking reads a checked page of candles from its ends (gap-tracker.ts).
+    if (endpoint === 'exchange_ohlcv' || endpoint === 'aggregated_ohlcv') markCloseTimesChecked(checked.value as unknown[])
     return { data: checked.value as ResponseOf<E>, response: res }
   }
 }

@@ -1,5 +1,10 @@
 import { formatTimestamp } from '../contract/format-timestamp.js'
 import { closeTimeMs } from '../analysis/close-time.js'
+import { closeTimesChecked } from '../internal/checked-close-times.js'
+
+// How many of the time's fields (seconds; minutes; hours) are zero in a close time on the grid of
+// each step (`YYYY-MM-DDTHH:MM:SSZ`): a minute, an hour, a day.
+const ZERO_FIELDS: Readonly<Record<number, number>> = { 60_000: 1, 3_600_000: 2, 86_400_000: 3 }
 
 /** A run of missing candles: the close times from `from` to `to` (both included) have no candle. */
 export interface CandleGap {
@@ -72,6 +77,44 @@ export class GapTracker {
     this.received++
     this.seen = t
     this.next = t + this.step
+  }
+
+  /**
+   * A page's candles, ascending, as `observe` would see them one by one. A page the client
+   * validated (its close times checked against the datetime pattern) that continues the series
+   * with no gap is counted from its two ends: each close time is only checked to be on the grid
+   * and after the one before it, not parsed.
+   */
+  observeAll(candles: readonly { close_ts: string }[]): void {
+    const n = candles.length
+    if (n > 0 && closeTimesChecked(candles) && this.withoutGap(candles)) {
+      this.received += n
+      this.seen = this.next + (n - 1) * this.step
+      this.next = this.seen + this.step
+      return
+    }
+    for (let i = 0; i < n; i++) this.observe(candles[i]!.close_ts)
+  }
+
+  // True when the close times are next, next + step, ..., all inside the range: n distinct times on
+  // the grid (checked text ascending, which is time order for checked close times of this length)
+  // from `next` to `next + (n - 1) step` can only be those.
+  private withoutGap(candles: readonly { close_ts: string }[]): boolean {
+    const zeros = ZERO_FIELDS[this.step]
+    const n = candles.length
+    if (zeros === undefined) return false
+    const end = this.next + (n - 1) * this.step
+    if (closeTimeMs(candles[0]!.close_ts) !== this.next || closeTimeMs(candles[n - 1]!.close_ts) !== end) return false
+    if (this.last !== undefined && end > this.last) return false
+    let before = ''
+    for (let i = 0; i < n; i++) {
+      const ts = candles[i]!.close_ts
+      if (ts.length !== 20 || !(ts > before)) return false
+      if (ts.charCodeAt(17) !== 48 || ts.charCodeAt(18) !== 48) return false
+      if (zeros > 1 && (ts.charCodeAt(14) !== 48 || ts.charCodeAt(15) !== 48 || (zeros > 2 && (ts.charCodeAt(11) !== 48 || ts.charCodeAt(12) !== 48)))) return false
+      before = ts
+    }
+    return true
   }
 
   private addGap(from: number, to: number): void {

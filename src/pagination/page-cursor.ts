@@ -44,10 +44,6 @@ const timeOf = (candle: { close_ts: string }): number => Date.parse(candle.close
 // `YYYY-MM-DDTHH:MM:SSZ`, the service's only format (contract: time): fixed width, so text order is time order.
 const canonical = (ts: string): boolean => ts.length === 20 && ts.charCodeAt(10) === 84 && ts.charCodeAt(19) === 90
 
-/** Strictly ascending close_ts; compares text when both are canonical, instants otherwise. */
-function ascending(a: string, b: string): boolean {
-  return canonical(a) && canonical(b) ? a < b : Date.parse(a) < Date.parse(b)
-}
 
 /**
  * Checks a page against the paging rules and tells where the walk goes next: forward, the next
@@ -60,10 +56,18 @@ export function nextCursor<C extends { close_ts: string }>(cursor: PageCursor, c
   const limit = Number(query.limit)
   const start = query.start === undefined ? -Infinity : Date.parse(query.start)
   const end = query.end === undefined ? Infinity : Date.parse(query.end)
+  // Strictly ascending close_ts: text compared when both are canonical, instants otherwise. The form
+  // of a close time found for one pair is kept for the next (evaluated in the same order as before).
+  let before = candles.length > 0 ? candles[0]!.close_ts : ''
+  let beforeCanonical: boolean | undefined
   for (let i = 1; i < candles.length; i++) {
-    if (!ascending(candles[i - 1]!.close_ts, candles[i]!.close_ts)) {
-      throw new PaginationError(`Page is not strictly ascending by close_ts at ${candles[i]!.close_ts} (${JSON.stringify(query)})`)
+    const ts = candles[i]!.close_ts
+    let isCanonical: boolean | undefined
+    if ((beforeCanonical ??= canonical(before)) && (isCanonical = canonical(ts)) ? !(before < ts) : !(Date.parse(before) < Date.parse(ts))) {
+      throw new PaginationError(`Page is not strictly ascending by close_ts at ${ts} (${JSON.stringify(query)})`)
     }
+    before = ts
+    beforeCanonical = isCanonical
   }
   // Ascending, so the page lies inside the window when its two ends do.
   for (const edge of candles.length === 0 ? [] : [candles[0]!, candles.at(-1)!]) {

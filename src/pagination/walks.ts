@@ -149,7 +149,7 @@ abstract class Walk<C extends { close_ts: string }, T> implements AsyncIterable<
 export class PageWalk<C extends { close_ts: string }> extends Walk<C, CandlePage<C>> {
   private observe(candles: readonly C[]): void {
     const tracker = this.tracker
-    if (typeof tracker !== 'string') for (const c of candles) tracker.observe(c.close_ts)
+    if (typeof tracker !== 'string') tracker.observeAll(candles)
   }
 
   protected async *iterate(maxItems: number): AsyncGenerator<CandlePage<C>, undefined> {

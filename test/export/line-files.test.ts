@@ -93,4 +93,14 @@ describe('CSV: RFC 4180 quoting, read back field for field', () => {
     expect(parseCsvLine(line)).toEqual(['omm,"v"', '1h', 'BTC', 'USD', '2024-01-01T00:00:00Z', '1.5', '2', '1e-7', '1.75', '0', '12345678.12345678', '["bitstamp","ftx"]', ''])
     expect(csvHeader('exchange')).toBe('exchange,interval,base,quote,close_ts,open,high,low,close,base_volume,quote_volume,source_provider,source_channel,flag\n')
   })
+
+  test('each row carries its own series and source fields, quoted, when they change from row to row', () => {
+    const row = (exchange: string, channel: string, flag: string | null) => ({
+      exchange, interval: '1m', base: 'BTC', quote: 'USD', close_ts: '2024-01-01T00:00:00Z',
+      open: 1, high: 1, low: 1, close: 1, base_volume: 0, quote_volume: 0, source_provider: 'p', source_channel: channel, flag,
+    })
+    const rows = [row('a', 'ws', null), row('a', 'ws', 'late'), row('b,c', 'ws', null), row('b,c', 'r"est', null), row('a', 'ws', null)]
+    const lines = csvLines('exchange', rows).trimEnd().split('\n').map(parseCsvLine)
+    expect(lines.map((f) => [f[0], f[12], f[13]])).toEqual([['a', 'ws', ''], ['a', 'ws', 'late'], ['b,c', 'ws', ''], ['b,c', 'r"est', ''], ['a', 'ws', '']])
+  })
 })

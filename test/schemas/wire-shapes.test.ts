@@ -112,6 +112,21 @@ describe('the SDK checks 200 bodies and cursors against plain shapes that restat
     expect(checked).toEqual(zodVerdict(responseSchemas.aggregated_ohlcv, broken, 'body'))
   })
 
+  test("an aggregated candle's exchanges, checked inline on a whole page, get the verdict and the problems zod gives", () => {
+    const body = bodies.aggregated_ohlcv
+    const list = fc.oneof(fc.array(fc.oneof(fc.string(), oddValue), { maxLength: 4 }), oddValue)
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(body.length - 1), list), { minLength: 1, maxLength: 3 }), (edits) => {
+        const broken = body.map((row) => ({ ...row }))
+        for (const [row, exchanges] of edits) broken[row]!.exchanges = exchanges
+        const checked = checkShape(RESPONSE_SHAPES.aggregated_ohlcv, broken, 'body')
+        expect(checked).toEqual(zodVerdict(responseSchemas.aggregated_ohlcv, broken, 'body'))
+        if (checked.ok) expect(checked.value).toBe(broken)
+      }),
+      { numRuns: 300 },
+    )
+  })
+
   test('a cursor gets the verdict and the problems zod gives', () => {
     const good = { version: 1, endpoint: 'exchange_ohlcv', direction: 'backward', query: { exchange: 'bitstamp', end: '2026-01-01T00:00:00Z' } }
     const field = fc.constantFrom('version', 'endpoint', 'direction', 'query', 'extra')

@@ -47,6 +47,21 @@ describe.each(SDK_TARGETS)('a walk reports its gaps: the close times its range s
     expect(report.gaps.map((g) => [g.from, g.missing])).toEqual([[ts(5), 3], [ts(20), 1], [ts(41), 2], [ts(99), 1]])
   })
 
+  test.each([true, false])('page walk over a range with gaps, pages without a gap counted whole: the same report with validate: %s', async (validate) => {
+    // limit 3: most pages hold no gap (counted from their ends when validated), some hold one.
+    const walk = target.client({ apiKey: KEY, rateLimit: false, validate }).exchangeOhlcvPages({ ...ALPHA, start: iso(T0), end: iso(T0 + 130 * HOUR), limit: 3 })
+    const pages = await collect(walk)
+    expect(walk.gaps()).toMatchObject({ from: ts(0), to: ts(130), expected: 131, received: pages.reduce((n, p) => n + p.candles.length, 0), missing: 131 - 113, complete: true })
+    expect(walk.gaps().gaps.map((g) => [g.from, g.to, g.missing])).toEqual([
+      [ts(0), ts(0), 1],
+      [ts(5), ts(7), 3],
+      [ts(20), ts(20), 1],
+      [ts(41), ts(42), 2],
+      [ts(99), ts(99), 1],
+      [ts(121), ts(130), 10],
+    ])
+  })
+
   test('a walk left early reports up to the last candle it yielded, complete: false', async () => {
     const walk = client().exchangeOhlcvCandles({ ...ALPHA, start: iso(T0), end: iso(T0 + 130 * HOUR), limit: 10 })
     for await (const c of walk) if (c.close_ts === ts(30)) break

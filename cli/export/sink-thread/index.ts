@@ -1,0 +1,1 @@
+export { openThreadedSink } from './open-threaded-sink.js'
