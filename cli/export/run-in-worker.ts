@@ -4,11 +4,12 @@ import { Worker } from 'node:worker_threads'
 /**
  * The young generation of the export's heap, in MB. A whole history is a stream of short-lived
  * pages; left to itself V8 grows the young generation to its maximum under that allocation rate and
- * keeps it, about 100 MB of RSS (measured in bench/export.ts). 32 MB holds the 8 pages in flight
- * until they are written, so they die young instead of being promoted: with the growing factor
- * below, 1.2-1.6x the candles per CPU second of 8 MB, RSS still flat (bench/export.ts, 2026-11-25).
+ * keeps it, about 100 MB of RSS (measured in bench/export.ts). With the output on its own thread a
+ * page leaves this heap as soon as it is in order, and 16 MB measured best: 0.64, 0.68 and 0.69x the
+ * raw loop into SQLite, CSV and JSON Lines against 0.59, 0.55 and 0.61x with 32 MB (4 rounds side by
+ * side; 8 MB was slower, 64 MB much slower), RSS still flat (bench/export.ts, 2026-11-25).
  */
-export const YOUNG_GENERATION_MB = 32
+export const YOUNG_GENERATION_MB = 16
 
 /**
  * The old generation's ceiling, in MB. With the small young generation, pages still in flight are

@@ -18,6 +18,12 @@ const entry = fromSource ? new URL('./thread-entry.ts', import.meta.url) : new U
  * by 28 MB with 8 MB (one run each, bench/export.ts (b), 2026-11-25).
  */
 const SINK_YOUNG_GENERATION_MB = 8
+/*
+ * Pages handed over before the oldest is written. With 2 the export's thread waited whenever the
+ * output's lagged a page or two: 0.50 against 0.56x the raw loop into SQLite, 0.57 against 0.61x into
+ * JSON Lines (3 rounds side by side); 16 and 32 measured the same as 8. A page waits as columns (~60 KB).
+ */
+const PAGES_IN_FLIGHT = 8
 const execArgv = fromSource && !process.execArgv.some((a) => a.includes('tsx')) ? [...process.execArgv, '--import', 'tsx'] : undefined
 
 /**
@@ -78,9 +84,9 @@ export async function openThreadedSink(out: string, format: ExportFormat, kind: 
   const send = (message: ToSinkThread, transfer: ArrayBuffer[] = []) => worker.postMessage(message, transfer)
   return {
     lastStored: (series) => last.get(plannedSeriesKey(series)),
-    // At least two: the next page waits in the thread's queue while one is written, so the export's
-    // thread rarely waits for the output's; a sink that batches takes as many as it gathers.
-    pagesInFlight: Math.max(2, inFlight),
+    // Pages wait in the output thread's queue, so the export's thread does not stop for the output's
+    // now and then slower page; a sink that batches takes as many as it gathers.
+    pagesInFlight: Math.max(PAGES_IN_FLIGHT, inFlight),
     write(series: Series, candles: readonly AnyCandle[]) {
       if (broken) return Promise.reject(broken)
       const id = nextId++
