@@ -15,10 +15,12 @@ export const YOUNG_GENERATION_MB = 16
  * The old generation's ceiling, in MB. With the small young generation, pages still in flight are
  * promoted, and at a fast download V8 lets the old generation fill with dead pages before it
  * collects: committed 22 -> 55 MB while 17-45 MB was live, RSS +66 MB between 200,000 and 2,000,000
- * candles. Under a ceiling V8 collects sooner (+10 to +21 MB); the export's live heap (8 pages in
- * flight) stays well below it. Measured in bench/export.ts.
+ * candles. Under a ceiling V8 collects sooner; the export's live heap (8 pages in flight) stays well
+ * below it. With the 16 MB young generation, 96 MB let RSS grow 26-41 MB into CSV and SQLite over 2 M
+ * candles, 80 MB 4-22 MB at the same speed within the spread, 64 MB 8-11 MB but 0.50-0.53x the raw
+ * loop against 0.55-0.69x (two runs each, 2026-11-25). Parquet's output thread keeps 96 MB.
  */
-export const OLD_GENERATION_MB = 96
+export const OLD_GENERATION_MB = 80
 
 /** The export thread's heap limits; the bench runs its worker with these same limits. */
 export const EXPORT_WORKER_LIMITS = { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, maxOldGenerationSizeMb: OLD_GENERATION_MB } as const

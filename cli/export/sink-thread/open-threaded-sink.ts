@@ -1,6 +1,5 @@
 import { Worker } from 'node:worker_threads'
 import type { ExportFormat } from '../args.js'
-import { OLD_GENERATION_MB } from '../run-in-worker.js'
 import type { Series } from '../series.js'
 import type { Kind } from '../sinks/columns.js'
 import type { SinkOptions } from '../sinks/index.js'
@@ -24,6 +23,7 @@ const SINK_YOUNG_GENERATION_MB = 8
  * against +29 and +19 MB (two runs each, 2026-11-25). Parquet keeps 96 MB: it holds 100,000 rows.
  */
 const SINK_OLD_GENERATION_MB = 32
+const PARQUET_OLD_GENERATION_MB = 96
 /*
  * Pages handed over before the oldest is written. With 2 the export's thread waited whenever the
  * output's lagged a page or two: 0.50 against 0.56x the raw loop into SQLite, 0.57 against 0.61x into
@@ -41,7 +41,7 @@ const execArgv = fromSource && !process.execArgv.some((a) => a.includes('tsx')) 
  */
 export async function openThreadedSink(out: string, format: ExportFormat, kind: Kind, planned: readonly Series[], options: SinkOptions = {}): Promise<Sink> {
   const data: SinkThreadData = { out, format, kind, planned: [...planned], pgSchema: options.pgSchema, env: { ...(options.env ?? process.env) } }
-  const worker = new Worker(entry, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: SINK_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: format === 'parquet' ? OLD_GENERATION_MB : SINK_OLD_GENERATION_MB }, ...(execArgv ? { execArgv } : {}) })
+  const worker = new Worker(entry, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: SINK_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: format === 'parquet' ? PARQUET_OLD_GENERATION_MB : SINK_OLD_GENERATION_MB }, ...(execArgv ? { execArgv } : {}) })
   const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>()
   let nextId = 0
   // Set once the thread can take no more pages: its error, or its end.
