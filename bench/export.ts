@@ -51,12 +51,13 @@ interface Rates {
   rates: number[]
   cpuRates: number[]
 }
+/** Per sink: candles/s, per CPU second, candles stored, and its ratio to the raw loop of the same round. */
+type SinkRates = Partial<Record<SinkName, Rates & { candles: number[]; ratios: number[] }>>
 
 export interface ExportBench {
   rate: { range: WalkRange; rounds: Array<{ run: ExportChildResult; rate: number; counted: number }>; rates: number[]; pass: boolean }
   memory: Array<{ sink: SinkName; run: ExportChildResult; from: number; to: number; growthMb: number; pass: boolean }>
-  /** Per sink: candles/s, per CPU second, candles stored, and its ratio to the raw loop of the same round. */
-  throughput: { range: WalkRange; raw: Rates; sinks: Partial<Record<SinkName, Rates & { candles: number[]; ratios: number[] }>>; inline: Partial<Record<SinkName, Rates & { candles: number[]; ratios: number[] }>>; pass: boolean }
+  throughput: { range: WalkRange; raw: Rates; sinks: SinkRates; inline: SinkRates; pass: boolean }
   rows: BenchRow[]
   pass: boolean
 }
@@ -133,8 +134,8 @@ export async function measureExport(): Promise<ExportBench> {
         const range = fullPageRange(Date.UTC(2022, 0, 1), THROUGHPUT_PAGES)
         const raw: Rates = { rates: [], cpuRates: [] }
         const newRates = () => ({ rates: [], cpuRates: [], candles: [], ratios: [] })
-        const sinks = Object.fromEntries(measured.map((sink) => [sink, newRates()])) as unknown as ExportBench['throughput']['sinks']
-        const inline = Object.fromEntries(measured.map((sink) => [sink, newRates()])) as unknown as ExportBench['throughput']['sinks']
+        const sinks = Object.fromEntries(measured.map((sink) => [sink, newRates()])) as unknown as SinkRates
+        const inline = Object.fromEntries(measured.map((sink) => [sink, newRates()])) as unknown as SinkRates
         const contenders: Array<{ who: SinkName | 'raw'; thread: boolean }> = [
           { who: 'raw', thread: false },
           ...measured.map((who) => ({ who, thread: true })),

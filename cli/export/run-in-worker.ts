@@ -1,5 +1,6 @@
 import { setFlagsFromString } from 'node:v8'
 import { Worker } from 'node:worker_threads'
+import { workerScript } from './worker-script.js'
 
 /**
  * The young generation of the export's heap, in MB. A whole history is a stream of short-lived
@@ -43,8 +44,7 @@ export function useExportHeapGrowth(): void {
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`)
 }
 
-// The bundle ships the worker as dist/export-worker.js; from source (tsx) it is the .ts file.
-const workerUrl = import.meta.url.endsWith('.ts') ? new URL('./worker-entry.ts', import.meta.url) : new URL('./export-worker.js', import.meta.url)
+const script = workerScript(import.meta.url, './worker-entry.ts', './export-worker.js')
 
 /**
  * Runs `market-candles export` in a worker thread whose young generation is capped (a heap limit
@@ -53,7 +53,8 @@ const workerUrl = import.meta.url.endsWith('.ts') ? new URL('./worker-entry.ts',
  */
 export function runExportInWorker(argv: readonly string[]): Promise<number> {
   useExportHeapGrowth()
-  const worker = new Worker(workerUrl, {
+  const worker = new Worker(script.url, {
+    ...(script.execArgv ? { execArgv: script.execArgv } : {}),
     workerData: { argv: [...argv], stderrIsTTY: Boolean(process.stderr.isTTY), columns: process.stderr.columns },
     resourceLimits: { ...EXPORT_WORKER_LIMITS },
   })

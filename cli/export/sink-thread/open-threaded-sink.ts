@@ -7,14 +7,13 @@ import { plannedSeriesKey, type AnyCandle, type Sink } from '../sinks/sink.js'
 import type { FromSinkThread, SinkThreadData, ToSinkThread } from './messages.js'
 import { encodePage } from './page-columns.js'
 import { fromThreadError } from './thread-error.js'
+import { workerScript } from '../worker-script.js'
 
-// The bundle ships the thread as dist/export-sink.js; from source it is the .ts file, loaded through tsx.
-const fromSource = import.meta.url.endsWith('.ts')
-const entry = fromSource ? new URL('./thread-entry.ts', import.meta.url) : new URL('./export-sink.js', import.meta.url)
+const script = workerScript(import.meta.url, './thread-entry.ts', './export-sink.js')
 /*
- * The output's thread holds one page at a time (the export's thread holds the 8 in flight), so its
- * young generation is small: over 2 M candles into CSV, RSS grew by 40 MB with the export's 32 MB and
- * by 28 MB with 8 MB (one run each, bench/export.ts (b), 2026-11-25).
+ * The output's thread holds one page at a time (the export's thread holds the pages in flight), so
+ * its young generation is small: over 2 M candles into CSV, RSS grew by 40 MB with 32 MB and by 28 MB
+ * with 8 MB (one run each, bench/export.ts (b), 2026-11-25).
  */
 const SINK_YOUNG_GENERATION_MB = 8
 /*
@@ -30,7 +29,6 @@ const PARQUET_OLD_GENERATION_MB = 96
  * JSON Lines (3 rounds side by side); 16 and 32 measured the same as 8. A page waits as columns (~60 KB).
  */
 const PAGES_IN_FLIGHT = 8
-const execArgv = fromSource && !process.execArgv.some((a) => a.includes('tsx')) ? [...process.execArgv, '--import', 'tsx'] : undefined
 
 /**
  * Opens a file or database output on a thread of its own. The export's thread fetches, parses and
@@ -41,12 +39,15 @@ const execArgv = fromSource && !process.execArgv.some((a) => a.includes('tsx')) 
  */
 export async function openThreadedSink(out: string, format: ExportFormat, kind: Kind, planned: readonly Series[], options: SinkOptions = {}): Promise<Sink> {
   const data: SinkThreadData = { out, format, kind, planned: [...planned], pgSchema: options.pgSchema, env: { ...(options.env ?? process.env) } }
-  const worker = new Worker(entry, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: SINK_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: format === 'parquet' ? PARQUET_OLD_GENERATION_MB : SINK_OLD_GENERATION_MB }, ...(execArgv ? { execArgv } : {}) })
+  const worker = new Worker(script.url, {
+    workerData: data,
+    resourceLimits: { maxYoungGenerationSizeMb: SINK_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: format === 'parquet' ? PARQUET_OLD_GENERATION_MB : SINK_OLD_GENERATION_MB },
+    ...(script.execArgv ? { execArgv: script.execArgv } : {}),
+  })
   const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>()
   let nextId = 0
   // Set once the thread can take no more pages: its error, or its end.
   let broken: Error | undefined
-  let opened: ((last: Map<string, number>) => void) | undefined
   let inFlight = 1
   let settle: ((error?: Error) => void) | undefined
   const fail = (error: Error) => {
@@ -56,14 +57,13 @@ export async function openThreadedSink(out: string, format: ExportFormat, kind: 
     settle?.(error)
   }
   const last = await new Promise<Map<string, number>>((resolve, reject) => {
-    opened = resolve
     settle = (error) => reject(error)
     worker.on('message', (message: FromSinkThread) => {
       switch (message.type) {
         case 'opened':
           settle = undefined
           inFlight = message.pagesInFlight
-          opened?.(new Map(message.last.filter((e): e is [string, number] => e[1] !== undefined)))
+          resolve(new Map(message.last.filter((e): e is [string, number] => e[1] !== undefined)))
           return
         case 'written':
           pending.get(message.id)?.resolve()

@@ -1,6 +1,6 @@
 /**
- * The sink's own thread (see open-threaded-sink.ts): opens the output, then writes the pages it is
- * sent one at a time and in order, answering each once its write has resolved.
+ * The sink's own thread (see open-threaded-sink.ts): opens the output, then hands it the pages it is
+ * sent, in order, answering each once its write has resolved.
  */
 import { Writable } from 'node:stream'
 import { parentPort, workerData } from 'node:worker_threads'
