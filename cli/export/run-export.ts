@@ -5,6 +5,7 @@ import { readApiKey } from './api-key.js'
 import { EXPORT_USAGE, parseExportArgs, type ExportArgs } from './args.js'
 import { ExportError } from './export-error.js'
 import { describeFailure, keptNote } from './describe-failure.js'
+import { httpFetch } from './http-fetch.js'
 import { MOCK_KEY, startEmbeddedService } from './embedded-service.js'
 import { followAll, trackLastWritten } from './follow.js'
 import { scaledServiceClock } from './scaled-service-clock.js'
@@ -115,7 +116,8 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
       apiKey,
       baseUrl,
       rateLimit: shared?.limiter ?? (args.rateLimit === false ? false : { perSecond: args.rateLimit }),
-      ...(remoteClock ? { fetch: remoteClock.fetch } : {}),
+      // A scaled service clock wraps the global fetch: its tests and its use are rare runs, not fast ones.
+      fetch: remoteClock ? remoteClock.fetch : httpFetch,
       hooks: {
         onResponse: (event) => {
           if (event.endpoint === 'exchange_ohlcv' || event.endpoint === 'aggregated_ohlcv') meter.response(event.status)
