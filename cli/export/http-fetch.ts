@@ -9,7 +9,8 @@
  * gzip, deflate and br bodies decoded, UTF-8 text (a byte order mark dropped, as `text()` drops it),
  * the signal aborting the exchange while headers or body are on their way, errors as rejections.
  * Anything else (a redirect, a method other than GET, a body, a URL that is neither http: nor
- * https:) goes to the global fetch, so it keeps fetch's own behaviour.
+ * https:) goes to the global fetch, so it keeps fetch's own behaviour; so does every request when
+ * Node is told to use the environment's proxy (`NODE_USE_ENV_PROXY=1`, `--use-env-proxy`).
  */
 import http from 'node:http'
 import https from 'node:https'
@@ -71,6 +72,10 @@ function headersOf(res: http.IncomingMessage): Headers {
   return headers
 }
 
+// Node's fetch tunnels through HTTP(S)_PROXY when told to; fetch then keeps doing so, NO_PROXY and all.
+const envProxy = () =>
+  process.env.NODE_USE_ENV_PROXY === '1' || process.execArgv.includes('--use-env-proxy') || (process.env.NODE_OPTIONS ?? '').includes('--use-env-proxy')
+
 /** Keep-alive agents of this module (idle sockets do not hold the process open). */
 const agents: Record<'http:' | 'https:', http.Agent> = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) }
 
@@ -82,7 +87,7 @@ const agents: Record<'http:' | 'https:', http.Agent> = { 'http:': new http.Agent
 export const httpFetch: typeof fetch = (input, init) => {
   const method = (init?.method ?? 'GET').toUpperCase()
   const url = typeof input === 'string' ? URL.parse(input) : null
-  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:') || method !== 'GET' || init?.body != null) return globalThis.fetch(input, init)
+  if (url === null || envProxy() || (url.protocol !== 'http:' && url.protocol !== 'https:') || method !== 'GET' || init?.body != null) return globalThis.fetch(input, init)
   const headers: Record<string, string> = { accept: '*/*', 'accept-encoding': 'gzip, deflate, br' }
   new Headers(init?.headers).forEach((value, name) => (headers[name] = value))
   const signal = init?.signal ?? undefined

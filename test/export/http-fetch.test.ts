@@ -1,11 +1,11 @@
 import { execFile, execFileSync } from 'node:child_process'
-import { promisify } from 'node:util'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import http from 'node:http'
 import https from 'node:https'
-import type { AddressInfo } from 'node:net'
+import { connect, type AddressInfo, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { httpFetch } from '../../cli/export/http-fetch.js'
@@ -125,6 +125,33 @@ describe("the export's fetch gives what the global fetch gives", () => {
     await new Promise((resolve) => closed.close(resolve))
     const error = await httpFetch(`http://127.0.0.1:${port}/json`, {}).catch((e: unknown) => e)
     expect((error as { code?: string }).code).toBe('ECONNREFUSED')
+  })
+
+  test('with the environment\'s proxy on (NODE_USE_ENV_PROXY=1), requests go through the global fetch, which uses it', async () => {
+    // A tunnelling proxy that takes every CONNECT to this file's server, whatever host it names.
+    const tunnels: string[] = []
+    const proxy = http.createServer((_req, res) => res.writeHead(405).end())
+    proxy.on('connect', (req: http.IncomingMessage, client: Socket) => {
+      tunnels.push(req.url!)
+      const upstream = connect(Number(new URL(base).port), '127.0.0.1', () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
+        upstream.pipe(client)
+        client.pipe(upstream)
+      })
+      upstream.on('error', () => client.destroy())
+      client.on('error', () => upstream.destroy())
+    })
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+    const script = `import { httpFetch } from ${JSON.stringify(join(process.cwd(), 'cli/export/http-fetch.ts'))}; const r = await httpFetch('http://example.invalid/json', {}); process.stdout.write(await r.text())`
+    try {
+      const env = { ...process.env, NODE_USE_ENV_PROXY: '1', HTTP_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, NO_PROXY: '' }
+      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { env, encoding: 'utf8', timeout: 30_000 })
+      expect(stdout).toBe(BODY)
+      expect(tunnels).toEqual(['example.invalid:80'])
+    } finally {
+      proxy.closeAllConnections()
+      await new Promise((resolve) => proxy.close(resolve))
+    }
   })
 
   test('what it does not handle goes to the global fetch: a POST, a body, another scheme', async () => {
