@@ -3,7 +3,7 @@
  * core's worth of time slices) with the load driver in the bench process.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 
 /** A server child whose first stdout line was `listening on http://HOST:PORT`. */
 export interface ChildServer {
@@ -34,6 +34,34 @@ export function procCpuMs(pid: number): number {
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
     const ticks = Number(fields[11]) + Number(fields[12]) // utime, stime (fields 14 and 15)
     return (ticks * 1000) / 100 // USER_HZ is 100 on Linux
+  } catch {
+    return Number.NaN
+  }
+}
+
+/**
+ * Linux only: CPU ms of `pid` and its children, live (utime + stime) and reaped (its cutime +
+ * cstime): a PostgreSQL postmaster and its backends. `NaN` where /proc is missing.
+ */
+export function processTreeCpuMs(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN
+  const fieldsOf = (p: string) => {
+    const stat = readFileSync(`/proc/${p}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  }
+  try {
+    const own = fieldsOf(String(pid))
+    let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14])
+    for (const p of readdirSync('/proc')) {
+      if (!/^\d+$/.test(p)) continue
+      try {
+        const f = fieldsOf(p)
+        if (Number(f[1]) === pid) ticks += Number(f[11]) + Number(f[12])
+      } catch {
+        // gone meanwhile: its time is in the parent's cutime once reaped
+      }
+    }
+    return (ticks * 1000) / 100
   } catch {
     return Number.NaN
   }

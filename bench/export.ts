@@ -6,8 +6,9 @@
  *     export per sink (SQLite, CSV, JSON Lines, PostgreSQL), each in its own process;
  * (c) where the network is not the limit (`serve --no-rate-limit`, no latency, `--rate-limit off`):
  *     candles/s into every sink beside a raw fetch -> JSON.parse loop over the same pages with the
- *     same 8 requests in flight, all in each round (target: each sink >= 0.6x the raw loop in every
- *     round; SQLite >= 200,000/s). The spread is printed. Each sink also runs on the export's own
+ *     same 8 requests in flight, each export run right after a raw run it is compared with, 3 rounds
+ *     (target: each sink >= 0.6x the raw loop in every pair; SQLite >= 200,000/s). The spread is
+ *     printed, and where the CPU went: the export's, the reference server's and PostgreSQL's. Each sink also runs on the export's own
  *     thread (`sinkThread: false`), the way it ran before it had a thread, as a comparison row.
  * PostgreSQL is a real local server (test/support/postgres-server.ts) with its default durability;
  * without one installed its rows say so.
@@ -18,7 +19,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CLI } from './build-cli.js'
 import { runChildForResult } from './child-result.js'
-import { startChildServer, type ChildServer } from './child-server.js'
+import { processTreeCpuMs, startChildServer, type ChildServer } from './child-server.js'
 import type { ExportChildConfig, ExportChildResult } from './export-child.js'
 import { API_KEY, NOW } from './fixtures.js'
 import { fmt, median, verdict } from './stats.js'
@@ -42,7 +43,7 @@ const MEMORY_PAGES = 2010
 export const THROUGHPUT_TARGET = 200_000
 // Long enough that start-up (JIT, a new file) is a small part of the run.
 const THROUGHPUT_PAGES = 1000
-const ROUNDS = 2
+const ROUNDS = 3
 export const RATIO_TARGET = 0.6
 const SINKS = ['sqlite', 'csv', 'jsonl', 'postgres'] as const
 type SinkName = (typeof SINKS)[number]
@@ -52,12 +53,12 @@ interface Rates {
   cpuRates: number[]
 }
 /** Per sink: candles/s, per CPU second, candles stored, and its ratio to the raw loop of the same round. */
-type SinkRates = Partial<Record<SinkName, Rates & { candles: number[]; ratios: number[] }>>
+type SinkRates = Partial<Record<SinkName, Rates & { candles: number[]; ratios: number[]; cpuMsPerPage: number[]; serverMsPerPage: number[]; postgresMsPerPage: number[] }>>
 
 export interface ExportBench {
   rate: { range: WalkRange; rounds: Array<{ run: ExportChildResult; rate: number; counted: number }>; rates: number[]; pass: boolean }
   memory: Array<{ sink: SinkName; run: ExportChildResult; from: number; to: number; growthMb: number; pass: boolean }>
-  throughput: { range: WalkRange; raw: Rates; sinks: SinkRates; inline: SinkRates; pass: boolean }
+  throughput: { range: WalkRange; raw: Rates & { serverMsPerPage: number[] }; sinks: SinkRates; inline: SinkRates; pass: boolean }
   rows: BenchRow[]
   pass: boolean
 }
@@ -132,38 +133,39 @@ export async function measureExport(): Promise<ExportBench> {
         // (c) throughput of every sink beside the raw loop; each round runs all of them, the order rotating.
         // Each sink runs twice: on its own thread (the CLI) and on the export's thread (for comparison).
         const range = fullPageRange(Date.UTC(2022, 0, 1), THROUGHPUT_PAGES)
-        const raw: Rates = { rates: [], cpuRates: [] }
-        const newRates = () => ({ rates: [], cpuRates: [], candles: [], ratios: [] })
+        const raw: Rates & { serverMsPerPage: number[] } = { rates: [], cpuRates: [], serverMsPerPage: [] }
+        const newRates = () => ({ rates: [], cpuRates: [], candles: [], ratios: [], cpuMsPerPage: [], serverMsPerPage: [], postgresMsPerPage: [] })
         const sinks = Object.fromEntries(measured.map((sink) => [sink, newRates()])) as unknown as SinkRates
         const inline = Object.fromEntries(measured.map((sink) => [sink, newRates()])) as unknown as SinkRates
-        const contenders: Array<{ who: SinkName | 'raw'; thread: boolean }> = [
-          { who: 'raw', thread: false },
-          ...measured.map((who) => ({ who, thread: true })),
-          ...measured.map((who) => ({ who, thread: false })),
-        ]
+        // Each run is paired with a raw loop run just before it: the machine's speed drifts from minute
+        // to minute (raw runs of one bench spread 30 %), and a ratio of two runs side by side drifts least.
+        const contenders: Array<{ who: SinkName; thread: boolean }> = [...measured.map((who) => ({ who, thread: true })), ...measured.map((who) => ({ who, thread: false }))]
+        const rawRun = async () => {
+          const server0 = server.cpuMs()
+          const r = await inChild('raw', { baseUrl: server.url, startMs: Date.parse(range.start), pages: THROUGHPUT_PAGES, concurrency: 8 })
+          raw.rates.push(r.candles / (r.writeSpanMs / 1000))
+          raw.cpuRates.push(r.candles / (r.cpuMs / 1000))
+          raw.serverMsPerPage.push((server.cpuMs() - server0) / THROUGHPUT_PAGES)
+          return r.candles / (r.writeSpanMs / 1000)
+        }
         for (let round = 0; round < ROUNDS; round++) {
           const order = contenders.map((_, i) => contenders[(i + round) % contenders.length]!)
-          const roundRates = new Map<string, number>()
           for (const { who, thread } of order) {
-            if (who === 'raw') {
-              const r = await inChild('raw', { baseUrl: server.url, startMs: Date.parse(range.start), pages: THROUGHPUT_PAGES, concurrency: 8 })
-              raw.rates.push(r.candles / (r.writeSpanMs / 1000))
-              raw.cpuRates.push(r.candles / (r.cpuMs / 1000))
-              roundRates.set(who, r.candles / (r.writeSpanMs / 1000))
-            } else {
-              const tag = `throughput_${who}_${round}_${thread ? 'thread' : 'inline'}`
-              const e = await inChild('export', { baseUrl: server.url, argv: exportArgs(range, out(who, tag), ['--rate-limit', 'off']), sinkThread: thread })
-              rmSync(join(dir, `${tag}.${who}`), { force: true })
-              const into = (thread ? sinks : inline)[who]!
-              into.rates.push(e.candles / (e.writeSpanMs / 1000))
-              into.cpuRates.push(e.candles / (e.cpuMs / 1000))
-              into.candles.push(e.candles)
-              roundRates.set(`${who}/${thread}`, e.candles / (e.writeSpanMs / 1000))
-            }
-          }
-          for (const sink of measured) {
-            sinks[sink]!.ratios.push(roundRates.get(`${sink}/true`)! / roundRates.get('raw')!)
-            inline[sink]!.ratios.push(roundRates.get(`${sink}/false`)! / roundRates.get('raw')!)
+            const rawRate = await rawRun()
+            const tag = `throughput_${who}_${round}_${thread ? 'thread' : 'inline'}`
+            const server0 = server.cpuMs()
+            const pg0 = who === 'postgres' ? processTreeCpuMs(pg!.pid) : 0
+            const e = await inChild('export', { baseUrl: server.url, argv: exportArgs(range, out(who, tag), ['--rate-limit', 'off']), sinkThread: thread })
+            rmSync(join(dir, `${tag}.${who}`), { force: true })
+            const into = (thread ? sinks : inline)[who]!
+            const rate = e.candles / (e.writeSpanMs / 1000)
+            into.rates.push(rate)
+            into.cpuRates.push(e.candles / (e.cpuMs / 1000))
+            into.candles.push(e.candles)
+            into.ratios.push(rate / rawRate)
+            into.cpuMsPerPage.push(e.cpuMs / THROUGHPUT_PAGES)
+            into.serverMsPerPage.push((server.cpuMs() - server0) / THROUGHPUT_PAGES)
+            if (who === 'postgres') into.postgresMsPerPage.push((processTreeCpuMs(pg!.pid) - pg0) / THROUGHPUT_PAGES)
           }
         }
         const complete = measured.every((sink) => sinks[sink]!.candles.every((n) => n === range.candles))
@@ -185,7 +187,7 @@ export async function measureExport(): Promise<ExportBench> {
           ...measured.map((sink): BenchRow => {
             const t = sinks[sink]!
             return {
-              figure: `6c into ${SINK_NAMES[sink]}, no rate limit: ${fmt(median(t.rates) / 1000, 0)}k candles/s (${spread(t.rates)}) = ${fmt(median(t.ratios), 2)}× the raw loop (${fmt(Math.min(...t.ratios), 2)}–${fmt(Math.max(...t.ratios), 2)} per round)`,
+              figure: `6c into ${SINK_NAMES[sink]}, no rate limit: ${fmt(median(t.rates) / 1000, 0)}k candles/s (${spread(t.rates)}) = ${fmt(median(t.ratios), 2)}× the raw loop (${fmt(Math.min(...t.ratios), 2)}–${fmt(Math.max(...t.ratios), 2)}, each run beside its own raw run)`,
               goal: `>= ${RATIO_TARGET}× raw`,
               verdict: t.candles.some((n) => n !== range.candles) ? 'not met' : verdictOf(Math.min(...t.ratios), Math.max(...t.ratios), RATIO_TARGET),
             }
@@ -231,12 +233,16 @@ export function reportExport(r: ExportBench): string[] {
       (m) =>
         `      ${SINK_NAMES[m.sink].padEnd(10)} ${m.run.candles} candles (${fmt(m.run.candles / (m.run.writeSpanMs / 1000) / 1000, 0)}k/s); RSS after ${MEMORY_FROM} ${fmt(m.from, 1)} MB, after ${MEMORY_TO} ${fmt(m.to, 1)} MB, peak ${fmt(m.run.peakRssMb, 1)} MB: growth ${fmt(m.growthMb, 1)} MB (target <= ${MEMORY_GROWTH_TARGET_MB})  ${verdict(m.pass)}`,
     ),
-    `  (c) throughput: serve --no-rate-limit, no latency, --rate-limit off, ${t.range.pages} pages (${t.range.candles} candles), ${ROUNDS} rounds, each running the raw loop and every sink (order rotating)`,
+    `  (c) throughput: serve --no-rate-limit, no latency, --rate-limit off, ${t.range.pages} pages (${t.range.candles} candles), ${ROUNDS} rounds, each running every sink (order rotating), each run right after a raw loop run it is compared with`,
     `      raw fetch -> JSON.parse, same pages, 8 in flight: median ${fmt(median(t.raw.rates), 0)} candles/s (${spread(t.raw.rates)}); per second of its CPU ${fmt(median(t.raw.cpuRates), 0)}`,
     ...Object.entries(t.sinks).map(([sink, s]) => {
       const ok = Math.min(...s.ratios) >= RATIO_TARGET && s.candles.every((n) => n === t.range.candles)
       return `      ${SINK_NAMES[sink as SinkName].padEnd(10)} median ${fmt(median(s.rates), 0)} candles/s (${spread(s.rates)}), ${fmt(median(s.ratios), 2)}× raw (rounds ${s.ratios.map((x) => fmt(x, 2)).join(', ')}; target >= ${RATIO_TARGET}); per second of CPU ${fmt(median(s.cpuRates), 0)}  ${verdict(ok)}`
     }),
+    ...Object.entries(t.sinks).map(
+      ([sink, s]) =>
+        `      ${SINK_NAMES[sink as SinkName].padEnd(10)} CPU per 1000-candle page: the export ${fmt(median(s.cpuMsPerPage), 2)} ms (all its threads), the reference server ${fmt(median(s.serverMsPerPage), 2)} ms${s.postgresMsPerPage.length > 0 ? `, PostgreSQL ${fmt(median(s.postgresMsPerPage), 2)} ms` : ''}; raw loop ${fmt(1000_000 / median(t.raw.cpuRates), 2)} ms, its server ${fmt(median(t.raw.serverMsPerPage), 2)} ms`,
+    ),
     ...Object.entries(t.inline).map(([sink, s]) => `      ${SINK_NAMES[sink as SinkName].padEnd(10)} on the export's own thread (for comparison): median ${fmt(median(s.rates), 0)} candles/s (${spread(s.rates)}), ${fmt(median(s.ratios), 2)}× raw (rounds ${s.ratios.map((x) => fmt(x, 2)).join(', ')}); per second of CPU ${fmt(median(s.cpuRates), 0)}`),
     `      series start (catalog read) .. last page written; the client's CPU time counts all its threads (the output's thread included)`,
   ]
