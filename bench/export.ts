@@ -17,6 +17,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import pgClient from 'pg'
 import { CLI } from './build-cli.js'
 import { runChildForResult } from './child-result.js'
 import { processTreeCpuMs, startChildServer, type ChildServer } from './child-server.js'
@@ -118,6 +119,18 @@ export async function measureExport(): Promise<ExportBench> {
       return await withServer('reference server (no rate limit)', ['--no-rate-limit'], async (server) => {
         const out = (sink: SinkName, tag: string) => (sink === 'postgres' ? ['--out', pg!.url(), '--pg-schema', tag] : ['--out', join(dir, `${tag}.${sink}`)])
         const measured = SINKS.filter((sink) => sink !== 'postgres' || pg !== undefined)
+        // A run's output goes once measured: a file, or a PostgreSQL schema, whose table autovacuum
+        // would otherwise go on scanning on the same cores while the next runs are measured.
+        const clean = async (sink: SinkName, tag: string) => {
+          if (sink !== 'postgres') return rmSync(join(dir, `${tag}.${sink}`), { force: true })
+          const client = new pgClient.Client({ connectionString: pg!.url() })
+          await client.connect()
+          try {
+            await client.query(`DROP SCHEMA IF EXISTS ${tag} CASCADE`)
+          } finally {
+            await client.end()
+          }
+        }
 
         // (b) memory over 2 M candles, each sink in its own process
         const memRange = fullPageRange(START_MS, MEMORY_PAGES)
@@ -127,7 +140,7 @@ export async function measureExport(): Promise<ExportBench> {
           const at = (n: number) => run.rss.find((r) => r.candles === n)?.rssMb ?? Number.NaN
           const growthMb = at(MEMORY_TO) - at(MEMORY_FROM)
           memory.push({ sink, run, from: at(MEMORY_FROM), to: at(MEMORY_TO), growthMb, pass: growthMb <= MEMORY_GROWTH_TARGET_MB })
-          rmSync(join(dir, `memory_${sink}.${sink}`), { force: true })
+          await clean(sink, `memory_${sink}`)
         }
 
         // (c) throughput of every sink beside the raw loop; each round runs all of them, the order rotating.
@@ -156,7 +169,6 @@ export async function measureExport(): Promise<ExportBench> {
             const server0 = server.cpuMs()
             const pg0 = who === 'postgres' ? processTreeCpuMs(pg!.pid) : 0
             const e = await inChild('export', { baseUrl: server.url, argv: exportArgs(range, out(who, tag), ['--rate-limit', 'off']), sinkThread: thread })
-            rmSync(join(dir, `${tag}.${who}`), { force: true })
             const into = (thread ? sinks : inline)[who]!
             const rate = e.candles / (e.writeSpanMs / 1000)
             into.rates.push(rate)
@@ -166,6 +178,7 @@ export async function measureExport(): Promise<ExportBench> {
             into.cpuMsPerPage.push(e.cpuMs / THROUGHPUT_PAGES)
             into.serverMsPerPage.push((server.cpuMs() - server0) / THROUGHPUT_PAGES)
             if (who === 'postgres') into.postgresMsPerPage.push((processTreeCpuMs(pg!.pid) - pg0) / THROUGHPUT_PAGES)
+            await clean(who, tag)
           }
         }
         const complete = measured.every((sink) => sinks[sink]!.candles.every((n) => n === range.candles))
