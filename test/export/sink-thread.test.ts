@@ -1,31 +1,20 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect, test } from 'vitest'
 import { decodePage, encodePage } from '../../cli/export/sink-thread/page-columns.js'
 import { openThreadedSink } from '../../cli/export/sink-thread/index.js'
 import type { Series } from '../../cli/export/series.js'
 import { OutputError, openSink, type AnyCandle } from '../../cli/export/sinks/index.js'
-import { startMockServer, type RunningMockServer } from '../../mocks/server/index.js'
-import { createClient, type AggregatedCandle, type ExchangeCandle } from '../../src/index.js'
+import type { ExchangeCandle } from '../../src/index.js'
+import { useReferencePages } from './reference-pages.js'
 
 // The export writes a file or database on a thread of its own; a page crosses as columns.
-let server: RunningMockServer
-let exchangePage: ExchangeCandle[]
-let aggregatedPage: AggregatedCandle[]
+const pages = useReferencePages()
 const dir = mkdtempSync(join(tmpdir(), 'export-sink-thread-'))
 const series: Series = { kind: 'exchange', source: 'bitstamp', interval: '1m', base: 'BTC', quote: 'USD', first: 0, last: 0 }
 
-beforeAll(async () => {
-  server = await startMockServer({ port: 0, now: '2025-06-01T00:00:00Z', rateLimit: false })
-  const client = createClient({ apiKey: 'demo-enterprise-key', baseUrl: server.url, rateLimit: false })
-  exchangePage = await client.exchangeOhlcv({ exchange: 'bitstamp', interval: '1m', base: 'BTC', quote: 'USD', start: '2024-03-01T00:00:00Z', limit: 1000 })
-  aggregatedPage = await client.aggregatedOhlcv({ interval: '1h', base: 'BTC', quote: 'USD', start: '2024-03-01T00:00:00Z', limit: 1000 })
-})
-afterAll(async () => {
-  await server.close()
-  rmSync(dir, { recursive: true, force: true })
-})
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 /** What the sink's thread gets: the page encoded, cloned as postMessage clones it, decoded. */
 function acrossThreads(kind: 'exchange' | 'aggregated', candles: readonly AnyCandle[]): AnyCandle[] {
@@ -35,9 +24,9 @@ function acrossThreads(kind: 'exchange' | 'aggregated', candles: readonly AnyCan
 
 describe('a page written on the output thread is the page fetched', () => {
   test('every field of every candle arrives with its value, in the order the API writes them (exchange and aggregated pages of the reference service)', () => {
-    expect(exchangePage).toHaveLength(1000)
-    expect(aggregatedPage.length).toBeGreaterThan(100)
-    for (const [kind, page] of [['exchange', exchangePage], ['aggregated', aggregatedPage]] as const) {
+    expect(pages.exchange).toHaveLength(1000)
+    expect(pages.aggregated.length).toBeGreaterThan(100)
+    for (const [kind, page] of [['exchange', pages.exchange], ['aggregated', pages.aggregated]] as const) {
       const got = acrossThreads(kind, page)
       expect(got).toEqual(page)
       expect(got.map((c) => JSON.stringify(c))).toEqual(page.map((c) => JSON.stringify(c)))
@@ -45,7 +34,7 @@ describe('a page written on the output thread is the page fetched', () => {
   })
 
   test('values that differ within a page, strings with line breaks or a NUL, null and string flags, -0 and extreme numbers come through unchanged', () => {
-    const base = exchangePage.slice(0, 6)
+    const base = pages.exchange.slice(0, 6)
     const odd: ExchangeCandle[] = base.map((c, i) => ({
       ...c,
       exchange: i === 2 ? 'other\nexchange' : c.exchange,
@@ -60,14 +49,14 @@ describe('a page written on the output thread is the page fetched', () => {
   })
 
   test('a candle that breaks the shape (a price that is not a number) still arrives as it was, as an object', () => {
-    const broken = exchangePage.slice(0, 3).map((c, i) => (i === 1 ? { ...c, close: '1.5' as unknown as number } : c))
+    const broken = pages.exchange.slice(0, 3).map((c, i) => (i === 1 ? { ...c, close: '1.5' as unknown as number } : c))
     const { page, transfer } = encodePage('exchange', broken)
     expect(transfer).toHaveLength(0)
     expect(decodePage('exchange', structuredClone(page))).toEqual(broken)
   })
 
   test('a page crosses as columns: a few strings and one moved buffer, not a thousand objects', () => {
-    const { page, transfer } = encodePage('exchange', exchangePage)
+    const { page, transfer } = encodePage('exchange', pages.exchange)
     expect('numbers' in page).toBe(true)
     expect(transfer).toHaveLength(1)
     // The series' exchange, interval, pair and source are one value each; close_ts is one string.
@@ -93,21 +82,21 @@ describe('the output thread keeps the sink rules', () => {
     const sink = await openThreadedSink(path, 'jsonl', 'exchange', [series])
     expect(sink.lastStored(series)).toBeUndefined()
     // Sent without waiting: the thread writes them one at a time, in the order sent.
-    await Promise.all([sink.write(series, exchangePage.slice(0, 400)), sink.write(series, exchangePage.slice(400, 1000))])
+    await Promise.all([sink.write(series, pages.exchange.slice(0, 400)), sink.write(series, pages.exchange.slice(400, 1000))])
     await sink.close()
     const lines = readFileSync(path, 'utf8').trimEnd().split('\n')
-    expect(lines).toEqual(exchangePage.map((c) => JSON.stringify(c)))
+    expect(lines).toEqual(pages.exchange.map((c) => JSON.stringify(c)))
     const again = await openThreadedSink(path, 'jsonl', 'exchange', [series])
-    expect(again.lastStored(series)).toBe(Date.parse(exchangePage.at(-1)!.close_ts))
+    expect(again.lastStored(series)).toBe(Date.parse(pages.exchange.at(-1)!.close_ts))
     await again.close()
   })
 
   test('a write that fails rejects with its error, and no later page is written after the missing one', async () => {
     // /dev/full takes the open and refuses every write (ENOSPC).
     const sink = await openThreadedSink('/dev/full', 'jsonl', 'exchange', [series])
-    const first = await Promise.resolve(sink.write(series, exchangePage.slice(0, 10))).catch((e: unknown) => e)
+    const first = await Promise.resolve(sink.write(series, pages.exchange.slice(0, 10))).catch((e: unknown) => e)
     expect((first as NodeJS.ErrnoException).code).toBe('ENOSPC')
-    const second = await Promise.resolve(sink.write(series, exchangePage.slice(10, 20))).catch((e: unknown) => e)
+    const second = await Promise.resolve(sink.write(series, pages.exchange.slice(10, 20))).catch((e: unknown) => e)
     expect((second as Error).message).toBe((first as Error).message)
     await sink.close()
   })
