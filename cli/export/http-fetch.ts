@@ -72,8 +72,9 @@ function headersOf(res: http.IncomingMessage): Headers {
   return headers
 }
 
-// Node's fetch tunnels through HTTP(S)_PROXY when told to; fetch then keeps doing so, NO_PROXY and all.
-const envProxy = () =>
+// Node's fetch tunnels through HTTP(S)_PROXY when told to (a setting Node reads once, at start-up);
+// fetch then keeps doing so, NO_PROXY and all.
+const ENV_PROXY =
   process.env.NODE_USE_ENV_PROXY === '1' || process.execArgv.includes('--use-env-proxy') || (process.env.NODE_OPTIONS ?? '').includes('--use-env-proxy')
 
 /** Keep-alive agents of this module (idle sockets do not hold the process open). */
@@ -87,7 +88,7 @@ const agents: Record<'http:' | 'https:', http.Agent> = { 'http:': new http.Agent
 export const httpFetch: typeof fetch = (input, init) => {
   const method = (init?.method ?? 'GET').toUpperCase()
   const url = typeof input === 'string' ? URL.parse(input) : null
-  if (url === null || envProxy() || (url.protocol !== 'http:' && url.protocol !== 'https:') || method !== 'GET' || init?.body != null) return globalThis.fetch(input, init)
+  if (url === null || ENV_PROXY || (url.protocol !== 'http:' && url.protocol !== 'https:') || method !== 'GET' || init?.body != null) return globalThis.fetch(input, init)
   const headers: Record<string, string> = { accept: '*/*', 'accept-encoding': 'gzip, deflate, br' }
   new Headers(init?.headers).forEach((value, name) => (headers[name] = value))
   const signal = init?.signal ?? undefined

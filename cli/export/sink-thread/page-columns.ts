@@ -1,8 +1,8 @@
-import { columnsOf, type Kind } from '../sinks/columns.js'
+import { PRICE_COLUMNS, columnsOf, type Kind } from '../sinks/columns.js'
 import type { AnyCandle } from '../sinks/sink.js'
 
 // The fields that are numbers in every candle; the others are strings, null, or (exchanges) arrays.
-const NUMBERS = new Set(['open', 'high', 'low', 'close', 'base_volume', 'quote_volume'])
+const NUMBERS = new Set<string>(PRICE_COLUMNS)
 // A value no field of a candle can hold: marks a column whose values differ within the page.
 const VARIES = '\u0000varies'
 // A null among the strings of a joined column (flag: mostly null, a string where a candle is flagged).

@@ -35,6 +35,9 @@ export const AGGREGATED_COLUMNS = [
   'flag',
 ] as const
 
+/** The fields that are numbers (double precision) in both kinds, in column order. */
+export const PRICE_COLUMNS = ['open', 'high', 'low', 'close', 'base_volume', 'quote_volume'] as const
+
 export type Kind = 'exchange' | 'aggregated'
 
 export function columnsOf(kind: Kind): readonly string[] {

@@ -1,12 +1,10 @@
 import type { SchemaElement } from 'hyparquet'
 import { closeTimeMs } from '../../../src/analysis/close-time.js'
-import type { Kind } from './columns.js'
+import { PRICE_COLUMNS as PRICES, type Kind } from './columns.js'
 import type { AnyCandle } from './sink.js'
 
 /** Rows per part file, each part one row group: about 4-6 MB of memory while it fills. Documented in docs/analysing.md. */
 export const PARQUET_ROW_GROUP = 100_000
-
-const PRICES = ['open', 'high', 'low', 'close', 'base_volume', 'quote_volume'] as const
 
 // The series' own fields (exchange or method, base, quote, interval) are the partition folders, not columns.
 function schemaOf(kind: Kind): SchemaElement[] {

@@ -1,5 +1,5 @@
 import type { ClientBase } from 'pg'
-import { AGGREGATED_COLUMNS, EXCHANGE_COLUMNS, type Kind } from './columns.js'
+import { AGGREGATED_COLUMNS, EXCHANGE_COLUMNS, PRICE_COLUMNS, type Kind } from './columns.js'
 import { OutputError } from './sink.js'
 
 /** A quoted identifier (`interval` is a keyword; a schema name may hold anything). */
@@ -19,7 +19,7 @@ interface Column {
 const priced = (names: readonly string[], last: Record<string, string>): Column[] =>
   names.map((name) => ({
     name,
-    type: name === 'close_ts' ? TS : ['open', 'high', 'low', 'close', 'base_volume', 'quote_volume'].includes(name) ? FLOAT : (last[name] ?? TEXT),
+    type: name === 'close_ts' ? TS : (PRICE_COLUMNS as readonly string[]).includes(name) ? FLOAT : (last[name] ?? TEXT),
     notNull: name !== 'flag',
   }))
 

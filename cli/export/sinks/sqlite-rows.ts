@@ -1,11 +1,11 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite'
-import { columnsOf, type Kind } from './columns.js'
+import { PRICE_COLUMNS, columnsOf, type Kind } from './columns.js'
 import type { AnyCandle } from './sink.js'
 
 // Rows per statement, largest first: a full page takes 4 statements, a short one a few more.
 const SIZES = [250, 50, 10, 1]
 // Always bound per row: the close time and the prices and volumes differ from row to row.
-const PER_ROW = new Set(['close_ts', 'open', 'high', 'low', 'close', 'base_volume', 'quote_volume'])
+const PER_ROW = new Set<string>(['close_ts', ...PRICE_COLUMNS])
 
 interface Statement {
   statement: StatementSync
