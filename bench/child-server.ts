@@ -26,14 +26,26 @@ process.on('exit', () => {
   for (const child of live) child.kill('SIGKILL')
 })
 
+/** Milliseconds per clock tick of /proc's times: USER_HZ is 100 on Linux. */
+export const TICK_MS = 10
+
+/**
+ * Linux only: a /proc/PID/stat (or /proc/PID/task/TID/stat) file, its command name and the fields
+ * after it: `fields[1]` is the parent's PID, `fields[11]`..`fields[14]` utime, stime, cutime and
+ * cstime in ticks. Throws when the process is gone.
+ */
+export function readProcStat(path: string): { comm: string; fields: string[] } {
+  const stat = readFileSync(path, 'utf8')
+  // The command name, in parentheses, may hold spaces and parentheses: it ends at the last ')'.
+  const end = stat.lastIndexOf(')')
+  return { comm: stat.slice(stat.indexOf('(') + 1, end), fields: stat.slice(end + 2).split(' ') }
+}
+
 /** Linux only: utime + stime of `pid` from /proc/PID/stat, in ms. */
 export function procCpuMs(pid: number): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    // Field 2 (comm) may contain spaces; fields after the closing paren are space-separated.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    const ticks = Number(fields[11]) + Number(fields[12]) // utime, stime (fields 14 and 15)
-    return (ticks * 1000) / 100 // USER_HZ is 100 on Linux
+    const { fields } = readProcStat(`/proc/${pid}/stat`)
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS
   } catch {
     return Number.NaN
   }
@@ -45,10 +57,7 @@ export function procCpuMs(pid: number): number {
  */
 export function processTreeCpuMs(pid: number | undefined): number {
   if (pid === undefined) return Number.NaN
-  const fieldsOf = (p: string) => {
-    const stat = readFileSync(`/proc/${p}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  }
+  const fieldsOf = (p: string) => readProcStat(`/proc/${p}/stat`).fields
   try {
     const own = fieldsOf(String(pid))
     let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14])
@@ -61,7 +70,7 @@ export function processTreeCpuMs(pid: number | undefined): number {
         // gone meanwhile: its time is in the parent's cutime once reaped
       }
     }
-    return (ticks * 1000) / 100
+    return ticks * TICK_MS
   } catch {
     return Number.NaN
   }

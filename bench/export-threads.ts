@@ -9,11 +9,11 @@
  * processes. Linux only. `PROF=DIR` also writes a `--cpu-prof` profile per thread into DIR.
  */
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CLI } from './build-cli.js'
-import { processTreeCpuMs, startChildServer } from './child-server.js'
+import { TICK_MS, processTreeCpuMs, readProcStat, startChildServer } from './child-server.js'
 import { API_KEY, NOW } from './fixtures.js'
 import { startPostgres } from '../test/support/postgres-server.js'
 
@@ -30,9 +30,8 @@ function threadsCpu(pid: number): Map<string, number> {
   }
   for (const tid of tids) {
     try {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      out.set(`${tid} ${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))}`, (Number(fields[11]) + Number(fields[12])) * 10)
+      const { comm, fields } = readProcStat(`/proc/${pid}/task/${tid}/stat`)
+      out.set(`${tid} ${comm}`, (Number(fields[11]) + Number(fields[12])) * TICK_MS)
     } catch {
       // the thread ended between the listing and the read
     }

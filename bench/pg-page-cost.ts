@@ -23,9 +23,9 @@ import { postgresTarget } from '../cli/export/sinks/postgres-target.js'
 import type { AnyCandle, Sink } from '../cli/export/sinks/sink.js'
 import type { Series } from '../cli/export/series.js'
 import { startPostgres, type RunningPostgres } from '../test/support/postgres-server.js'
+import { TICK_MS, readProcStat } from './child-server.js'
 
 const PAGE = 1000
-const TICK_MS = 10 // USER_HZ is 100 on Linux
 
 interface ProcCpu {
   title: string
@@ -46,16 +46,14 @@ function postgresCpu(postmaster: number, except: number): PostgresCpu {
   const add = (role: string, ms: number) => byRole.set(role, (byRole.get(role) ?? 0) + ms)
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name) || Number(name) === except) continue
-    let stat: string
+    let f: string[]
     let cmd: string
     try {
-      stat = readFileSync(`/proc/${name}/stat`, 'utf8')
+      f = readProcStat(`/proc/${name}/stat`).fields
       cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8').replaceAll('\0', '').trim()
     } catch {
       continue // exited meanwhile
     }
-    // The fields after the command name (in parentheses, which may hold spaces).
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
     const ticks = (i: number) => Number(f[i]) * TICK_MS
     if (Number(name) === postmaster) {
       add('postmaster', ticks(11) + ticks(12))
