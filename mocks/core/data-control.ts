@@ -1,0 +1,96 @@
+import type { AggregatedCandle, Asset, Exchange, ExchangeCandle } from '../../src/schemas/index.js'
+import type { Plan } from '../data/accounts.js'
+
+/*
+ * The shapes of arranging data at run time (issue "Arrange the world per test"): what
+ * `service.data`, `service.keys.put` and `service.plans` take. The core implements them per service
+ * and per session; the control plane (`/_mock/data/...`, `/_mock/keys/KEY`, `/_mock/plans/NAME`)
+ * takes the same bodies as JSON.
+ */
+
+/** One row of a batch: an exchange candle, or an aggregated one (it has `exchanges` and `method`, no `exchange`). */
+export type ArrangedCandle = ExchangeCandle | AggregatedCandle
+
+/** One bad row of a batch: its index in the batch, the field (when one), and the rule it breaks. */
+export interface DataIssue {
+  /** Index of the row in the batch. */
+  index: number
+  /** The field at fault, e.g. `low`; absent when the rule spans fields or the whole row. */
+  field?: string
+  /** The rule the row breaks, in words: `low 105 is above high 104`. */
+  message: string
+}
+
+/** What one change did. */
+export interface DataChange {
+  /** Candles stored (put or generated), or removed. */
+  candles: number
+}
+
+/** Which candles `removeCandles` drops: an outage, bounds inclusive. */
+export type RemoveSelector = {
+  interval: string
+  base: string
+  quote: string
+  /** ISO datetime, date or epoch ms; inclusive. @default the series' beginning */
+  from?: string | number | Date
+  /** ISO datetime, date or epoch ms; inclusive. @default the series' end */
+  to?: string | number | Date
+} & ({ exchange: string; aggregated?: never } | { aggregated: true; exchange?: never; method?: string })
+
+/** A procedural series for a new pair or range, from the same model as the default dataset. */
+export interface GenerateSpec {
+  exchange: string
+  interval: string
+  base: string
+  quote: string
+  /** First close time (inclusive), on the interval's grid or rounded up to it. */
+  from: string | number | Date
+  /** Last close time (inclusive). */
+  to: string | number | Date
+  /** @default 1 */
+  seed?: number
+  /** The price level the series wanders around. @default 100 */
+  price?: number
+  /** 1 is the default dataset's BTC. @default 1 */
+  volatility?: number
+}
+
+/** A source `load` reads: a path of a file `market-candles export` wrote (Node only), or rows in memory. */
+export type LoadSource = string | URL | readonly Record<string, unknown>[]
+
+/**
+ * The data of one service or session, changed at run time. Every change is checked whole first:
+ * a bad row throws a `DataError` naming every bad row, and nothing changes. Sessions start from the
+ * service's starting data and never see each other's changes.
+ */
+export interface DataControl {
+  /** Stores candles at their close times, replacing what the series had there; new series and pairs appear in the catalog. */
+  putCandles(candles: readonly ArrangedCandle[]): DataChange
+  /** Drops candles: an outage, inclusive bounds. */
+  removeCandles(selector: RemoveSelector): DataChange
+  /** Adds an exchange or replaces it (a `closing_date` ends its history there). */
+  putExchange(exchange: Exchange): void
+  /** Adds an asset or replaces it. */
+  putAsset(asset: Asset): void
+  /** A procedural series for a pair or range. */
+  generate(spec: GenerateSpec): DataChange
+  /** Reads candles `market-candles export` wrote (SQLite, CSV, JSON Lines, Parquet dataset) or rows, then puts them. */
+  load(source: LoadSource): Promise<DataChange>
+  /** Back to the data the service started with. */
+  reset(): void
+}
+
+/** A key put at run time: the account is created with `plan` when new; `plan` moves an existing account. */
+export interface KeyPut {
+  key: string
+  account: string
+  plan?: string
+}
+
+/** The plans of one service or session. */
+export interface PlanControl {
+  /** Adds a plan or replaces the one with its id. */
+  put(plan: Plan): void
+  list(): Plan[]
+}
