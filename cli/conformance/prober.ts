@@ -92,7 +92,10 @@ export class Prober {
     return this.#options.pacer
   }
 
-  /** `GET path?query`; paced, and one retry after `Retry-After` if a 429 comes anyway. */
+  /**
+   * `GET path?query`; paced, and one retry after `Retry-After` if a 429 comes anyway. `paced: false`
+   * leaves out the pacing by kind (for the rules' short bursts), never the cap of `--rate`.
+   */
   async get(path: string, query: Query = {}, key?: KeyChoice, options: { paced?: boolean; method?: string } = {}): Promise<Answer> {
     const counted = COUNTED_PATHS.has(path) && key !== undefined
     if (options.paced !== false) await this.#options.pacer.slot(counted ? 'counted' : 'catalog')
@@ -111,6 +114,8 @@ export class Prober {
     const request = `${method} ${path}${query} (${describeKey(key)})`
     let res: Response
     let text: string
+    // --rate: every request, paced by kind or not, holds a slot of the cap until a second after its answer.
+    const release = await this.#options.pacer.cap?.acquire()
     const sentAt = performance.now()
     try {
       res = await fetch(`${this.#options.baseUrl}${path}${query}`, { method, headers, redirect: 'manual', signal: AbortSignal.timeout(this.#options.timeoutMs) })
@@ -118,6 +123,8 @@ export class Prober {
     } catch (error) {
       const why = (error as Error).name === 'TimeoutError' ? `no answer within ${this.#options.timeoutMs} ms` : `no answer (${causeOf(error)})`
       throw new NoAnswer(`${request}: ${why}`)
+    } finally {
+      release?.()
     }
     let body: unknown
     let json = false

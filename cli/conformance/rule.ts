@@ -25,6 +25,11 @@ export interface RuleContext {
   check(ok: boolean, failure: Failure): boolean
   /** Ends the rule as skipped, with why. */
   skip(reason: string): never
+  /**
+   * Ends the rule as skipped because what it saw proves neither a pass nor a failure (headers it
+   * reads are absent or implausible, a timing it needs did not happen): `inconclusive: <why>`.
+   */
+  inconclusive(reason: string): never
 }
 
 /** A rule of docs/contract.md that can be observed from outside. */

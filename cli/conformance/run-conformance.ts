@@ -42,8 +42,8 @@ export async function runConformance(argv: readonly string[], io: ConformanceIo 
   const print = (text: string) => io.out(redact(text))
 
   const rules = RULES.filter((r) => (args.only.length > 0 ? args.only.includes(r.id) : !r.optIn || args.include.includes(r.id)))
-  const prober = new Prober({ baseUrl: args.baseUrl, pacer: new Pacer(args.rate), maxRequests: args.maxRequests, timeoutMs: args.timeoutMs })
-  print(`conformance of ${args.baseUrl} to docs/contract.md: ${rules.length} rules, at most ${args.maxRequests} requests, ${args.rate} counted requests a second`)
+  const prober = new Prober({ baseUrl: args.baseUrl, pacer: new Pacer({ everyRequest: args.rate }), maxRequests: args.maxRequests, timeoutMs: args.timeoutMs })
+  print(`conformance of ${args.baseUrl} to docs/contract.md: ${rules.length} rules, at most ${args.maxRequests} requests, ${args.rate === undefined ? `${prober.pacer.countedPerSecond} candle calls a second` : `at most ${args.rate} requests in any second (--rate)`}`)
   print(`keys: ${key ? 'main' : 'none (candle rules are skipped)'}${planKeys.size > 0 ? `; plans ${[...planKeys.keys()].join(', ')}` : ''}`)
   print('')
 

@@ -41,6 +41,9 @@ export async function runRules(rules: readonly Rule[], options: RunRulesOptions)
       skip(reason) {
         throw new Skip(reason)
       },
+      inconclusive(reason) {
+        throw new Skip(`inconclusive: ${reason}`)
+      },
     }
     const usedBefore = prober.used
     const started = performance.now()

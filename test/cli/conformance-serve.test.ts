@@ -86,7 +86,7 @@ describe('market-candles conformance: usage and unreachable services', () => {
     [['conformance', '--base-url', 'http://127.0.0.1:1', '--key-file', 'gold=/nowhere'], /unknown plan 'gold'/],
     [['conformance', '--base-url', 'http://127.0.0.1:1', '--key-file', 'free'], /PLAN=FILE/],
     [['conformance', '--base-url', 'http://127.0.0.1:1', '--max-requests', '0'], /--max-requests must be an integer from 1/],
-    [['conformance', '--base-url', 'http://127.0.0.1:1', '--rate', '10'], /--rate must be an integer from 1 to 9/],
+    [['conformance', '--base-url', 'http://127.0.0.1:1', '--rate', '101'], /--rate must be an integer from 1 to 100, got '101'/],
     [['conformance', '--base-url', 'http://127.0.0.1:1', '--include', 'everything'], /unknown opt-in rule 'everything'/],
     [['conformance', '--base-url', 'http://127.0.0.1:1', '--api-key-file', '/nowhere/key.txt'], /cannot read --api-key-file \/nowhere\/key.txt/],
     [['conformance', '--bogus'], /Unknown option '--bogus'/],

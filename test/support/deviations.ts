@@ -52,6 +52,23 @@ function roundToMs(text: string): string {
   return new Date(Date.parse(`${m[1]}Z`) + Math.round(Number(`0.${m[2]}`) * 1000)).toISOString()
 }
 
+/** A datetime written as the prober writes them, moved by `ms`, its fractional digits kept; other text unchanged. */
+function shiftInstant(text: string, ms: number): string {
+  const m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d+)?Z$/.exec(text)
+  if (!m || Date.parse(`${m[1]}Z`) < Date.parse('1970-01-01T00:00:00Z')) return text
+  return `${new Date(Date.parse(`${m[1]}Z`) + ms).toISOString().slice(0, 19)}${m[2] ?? ''}Z`
+}
+
+/** Every `close_ts`-like field of a body moved by `ms` (candles and pair coverage entries). */
+function shiftBody(body: unknown, ms: number): unknown {
+  if (!Array.isArray(body)) return body
+  return body.map((row: Record<string, unknown>) => {
+    const out = { ...row }
+    for (const name of ['close_ts', 'first_close_ts', 'last_close_ts']) if (typeof out[name] === 'string') out[name] = shiftInstant(out[name] as string, ms)
+    return out
+  })
+}
+
 export const DEVIATIONS: Deviation[] = [
   {
     name: 'paging off by one: a start equal to a close_ts skips that candle',
@@ -242,6 +259,51 @@ export const DEVIATIONS: Deviation[] = [
       const { path, query } = parts(req)
       if (!CANDLES.test(path) || query.has('start') || query.has('end')) return next(req)
       return next(withQuery(req, (q) => q.set('start', new Date(NOW - 30 * DAY + 3_600_000).toISOString())))
+    },
+  },
+  {
+    name: 'candles closing 30 seconds before their grid point (paging and coverage consistent with it)',
+    breaks: 'close-on-grid',
+    handle: async (req, next) => {
+      const { path } = parts(req)
+      if (CANDLES.test(path)) {
+        // The bounds move with the data, so every rule but the grid's sees a consistent service.
+        const moved = withQuery(req, (q) => {
+          for (const name of ['start', 'end']) if (q.has(name)) q.set(name, shiftInstant(q.get(name)!, 30_000))
+        })
+        const res = await next(moved)
+        return res.status === 200 ? { ...res, body: shiftBody(res.body, -30_000) } : next(req)
+      }
+      const res = await next(req)
+      return /_pairs$/.test(path) && res.status === 200 ? { ...res, body: shiftBody(res.body, -30_000) } : res
+    },
+  },
+  {
+    name: 'high and low swapped',
+    breaks: 'ohlc-order',
+    handle: async (req, next) => {
+      const res = await next(req)
+      if (!CANDLES.test(parts(req).path) || !Array.isArray(res.body)) return res
+      return { ...res, body: (res.body as Array<{ high: number; low: number }>).map((c) => ({ ...c, high: c.low, low: c.high })) }
+    },
+  },
+  {
+    name: 'a negative base volume',
+    breaks: 'volumes-non-negative',
+    handle: async (req, next) => {
+      const res = await next(req)
+      if (!CANDLES.test(parts(req).path) || !Array.isArray(res.body)) return res
+      return { ...res, body: (res.body as Array<{ base_volume: number }>).map((c) => ({ ...c, base_volume: c.base_volume === 0 ? -1 : -c.base_volume })) }
+    },
+  },
+  {
+    name: "an aggregated candle naming its exchange by the feed's own label ('Bitstamp'), unknown to /v1/exchanges",
+    breaks: 'aggregated-exchanges',
+    handle: async (req, next) => {
+      const res = await next(req)
+      if (parts(req).path !== '/v1/aggregated_ohlcv' || !Array.isArray(res.body)) return res
+      const label = (e: string) => e.charAt(0).toUpperCase() + e.slice(1)
+      return { ...res, body: (res.body as Array<{ exchanges: string[] }>).map((c) => ({ ...c, exchanges: c.exchanges.map(label) })) }
     },
   },
   {

@@ -4,36 +4,65 @@ import { about, type Rule, type RuleContext } from '../rule.js'
 
 const UNPACED = { paced: false }
 
+/** What a candle 200 says of the account's usage: its `RateLimit-Limit` and `RateLimit-Remaining`. */
+interface Usage {
+  limit: number
+  remaining: number
+}
+
+/** The usage an answer's `RateLimit-*` headers state, or why they cannot be read as usage. */
+function usageOf(a: Answer): Usage | string {
+  const text = { limit: a.headers['ratelimit-limit'], remaining: a.headers['ratelimit-remaining'] }
+  const absent = Object.entries(text).filter(([, v]) => v === undefined).map(([k]) => `RateLimit-${k[0]!.toUpperCase()}${k.slice(1)}`)
+  if (absent.length > 0) return `the candle 200 has no ${absent.join(' and ')} header, so usage cannot be seen from outside (rule ratelimit-headers)`
+  const [limit, remaining] = [text.limit!, text.remaining!].map((v) => (/^\d{1,15}$/.test(v.trim()) ? Number(v) : NaN)) as [number, number]
+  if (Number.isNaN(limit) || Number.isNaN(remaining) || limit < 1) return `RateLimit-Limit ${JSON.stringify(text.limit)} and RateLimit-Remaining ${JSON.stringify(text.remaining)} are not a count of calls (whole numbers, Limit at least 1)`
+  if (remaining > limit) return `RateLimit-Remaining ${remaining} is above RateLimit-Limit ${limit}`
+  return { limit, remaining }
+}
+
 /**
  * What the service counted between two candle calls, read from `RateLimit-Remaining` (the only
  * outside view of usage): after an idle second the window is empty, so a first 200 leaves
  * `Limit - 1`, and a second one `Limit - 2` plus whatever the calls in `between` were counted.
  * `between` sends its calls unpaced (a conforming service counts none of them) so that all of it
  * takes well under a second: a counted call leaves the window a second after it arrived, and would
- * then go unseen. A run slower than that is tried once more, then skipped as inconclusive.
+ * then go unseen. A run slower than that is tried again (three times in all), then skipped as
+ * inconclusive; so are headers that do not behave like usage (absent, not whole numbers,
+ * Remaining above Limit, not at Limit - 1 after an idle second, not falling with a counted call,
+ * falling by more than the calls sent): a rule passes only on evidence.
  */
 async function countedBetween(ctx: RuleContext, between: () => Promise<Answer[]>): Promise<{ after: Answer; extra: number; answers: Answer[] }> {
   if (ctx.key === undefined) ctx.skip('no API key: give --api-key-file (or MARKET_CANDLES_API_KEY)')
+  const capped = ctx.prober.pacer.tooFewFor(7)
+  if (capped) ctx.skip(`${capped} (the usage of 7 calls is read from a one-second window)`)
   const endpoint: CandleEndpointName = 'exchange_ohlcv'
   const series = await ctx.facts.series(endpoint)
   const probe = () => ctx.prober.get(`/v1/${endpoint}`, { ...series.params, limit: '1' }, ctx.key, { paced: false })
-  const remaining = (a: Answer) => (/^\d+$/.test(a.headers['ratelimit-remaining'] ?? '') ? Number(a.headers['ratelimit-remaining']) : undefined)
   let span = 0
-  for (let attempt = 0; attempt < 2; attempt++) {
+  for (let attempt = 0; attempt < 3; attempt++) {
     await ctx.prober.pacer.drainWindow()
     const before = await probe()
     if (before.status !== 200) ctx.skip(`${before.request} answered ${before.status}`)
-    const first = remaining(before)
-    if (first === undefined) ctx.skip('the candle 200 has no RateLimit-Remaining header, so usage cannot be seen from outside (rule ratelimit-headers)')
+    const first = usageOf(before)
+    if (typeof first === 'string') ctx.inconclusive(first)
     const answers = await between()
     const after = await probe()
-    const second = remaining(after)
-    if (after.status !== 200 || second === undefined) ctx.skip(`${after.request} answered ${after.status} without RateLimit-Remaining`)
+    if (after.status !== 200) ctx.skip(`${after.request} answered ${after.status}`)
+    const second = usageOf(after)
+    if (typeof second === 'string') ctx.inconclusive(second)
     await ctx.prober.pacer.drainWindow()
     span = after.receivedAt - before.sentAt
-    if (span < 900) return { after, extra: Math.max(first - 1 - second, 0), answers }
+    if (span >= 900) continue
+    const seen = `RateLimit-Limit ${first.limit}, RateLimit-Remaining ${first.remaining} then ${second.limit}, ${second.remaining}`
+    if (second.limit !== first.limit) ctx.inconclusive(`RateLimit-Limit changed between two calls a second apart (${seen})`)
+    if (first.remaining !== first.limit - 1) ctx.inconclusive(`after an idle second a candle call left RateLimit-Remaining ${first.remaining}, not ${first.limit - 1} (Limit - 1): another client uses the account, or the header does not track usage (${seen})`)
+    if (second.remaining >= first.remaining) ctx.inconclusive(`RateLimit-Remaining did not fall with a counted call (${seen}): the header does not track usage`)
+    const extra = first.remaining - 1 - second.remaining
+    if (extra > answers.length) ctx.inconclusive(`RateLimit-Remaining fell by ${extra + 1}, more than the ${answers.length + 1} calls sent could be counted (${seen}): another client uses the account, or the header does not track usage`)
+    return { after, extra, answers }
   }
-  return ctx.skip(`the calls took ${Math.round(span)} ms, too slow to read usage from a one-second window`)
+  return ctx.inconclusive(`the calls took ${Math.round(span)} ms, too slow to read usage from a one-second window`)
 }
 
 /** Catalog calls are never counted, whatever their status, key or no key. */

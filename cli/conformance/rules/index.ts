@@ -1,5 +1,6 @@
 import type { Rule } from '../rule.js'
 import { auth401, orderOfChecks } from './auth.js'
+import { aggregatedExchanges, closeOnGrid, ohlcOrder, volumesNonNegative } from './candle-data.js'
 import { catalogCoverage, catalogNoKey, catalogOrder } from './catalog.js'
 import { catalogNotCounted, errorsNotCounted } from './counting.js'
 import { openapi } from './openapi.js'
@@ -37,6 +38,10 @@ export const RULES: readonly Rule[] = [
   otherRequests,
   rateLimit,
   ascending,
+  closeOnGrid,
+  ohlcOrder,
+  volumesNonNegative,
+  aggregatedExchanges,
   rateLimitHeaders,
   openapi,
 ]

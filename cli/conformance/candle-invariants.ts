@@ -1,0 +1,51 @@
+/**
+ * What every candle a deployment serves keeps, whatever its data (docs/contract.md#candle-data).
+ * Each check reads one candle and returns what was expected when the candle breaks it, else
+ * undefined. A field of the wrong type is left alone: the `openapi` rule reports that.
+ */
+
+/** The grid step of each interval the contract defines; another interval has no known grid. */
+export const GRID_MS: Readonly<Record<string, number>> = { '1m': 60_000, '1h': 3_600_000, '1d': 86_400_000 }
+
+type Candle = Record<string, unknown>
+
+const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
+const stamp = (t: number) => new Date(t).toISOString().replace('.000Z', 'Z')
+
+/** `close_ts` on the grid of `interval`: a whole number of steps since 1970-01-01T00:00:00Z. */
+export function offGrid(candle: Candle, interval: string): string | undefined {
+  const step = GRID_MS[interval]
+  const t = typeof candle.close_ts === 'string' ? Date.parse(candle.close_ts) : NaN
+  if (step === undefined || Number.isNaN(t) || t % step === 0) return undefined
+  const below = Math.floor(t / step) * step
+  return `close_ts on the ${interval} grid (the interval's end boundary), e.g. ${stamp(below)} or ${stamp(below + step)}`
+}
+
+/** `low <= open <= high` and `low <= close <= high`, hence `low <= high`. */
+export function ohlcOutOfOrder(candle: Candle): string | undefined {
+  const { open, high, low, close } = candle
+  if (!finite(open) || !finite(high) || !finite(low) || !finite(close)) return undefined
+  if (low <= open && open <= high && low <= close && close <= high) return undefined
+  return `low <= open <= high and low <= close <= high (low ${low}, open ${open}, close ${close}, high ${high})`
+}
+
+/** `base_volume >= 0` and `quote_volume >= 0`. */
+export function negativeVolume(candle: Candle): string | undefined {
+  const bad = (['base_volume', 'quote_volume'] as const).filter((name) => finite(candle[name]) && (candle[name] as number) < 0)
+  return bad.length === 0 ? undefined : `${bad.map((name) => `${name} >= 0`).join(' and ')} (got ${bad.map((name) => `${name} ${candle[name]}`).join(', ')})`
+}
+
+/**
+ * An aggregated candle's `exchanges`: its contributors, so at least one, ascending without repeats,
+ * each an exchange the catalog lists (`known`).
+ */
+export function badExchanges(candle: Candle, known: ReadonlySet<string>): string | undefined {
+  const list = candle.exchanges
+  if (!Array.isArray(list) || !list.every((e) => typeof e === 'string')) return undefined
+  const names = list as string[]
+  if (names.length === 0) return 'at least one contributing exchange (no contributors: no aggregated candle)'
+  if (!names.every((e, i) => i === 0 || names[i - 1]! < e)) return `the contributors ascending, each once: ${JSON.stringify([...new Set(names)].sort())}`
+  const unknown = names.filter((e) => !known.has(e))
+  if (unknown.length > 0) return `exchanges of /v1/exchanges only (${[...known].join(', ')}); not listed: ${unknown.join(', ')}`
+  return undefined
+}
