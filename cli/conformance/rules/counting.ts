@@ -15,8 +15,8 @@ function usageOf(a: Answer): Usage | string {
   const text = { limit: a.headers['ratelimit-limit'], remaining: a.headers['ratelimit-remaining'] }
   const absent = Object.entries(text).filter(([, v]) => v === undefined).map(([k]) => `RateLimit-${k[0]!.toUpperCase()}${k.slice(1)}`)
   if (absent.length > 0) return `the candle 200 has no ${absent.join(' and ')} header, so usage cannot be seen from outside (rule ratelimit-headers)`
-  const [limit, remaining] = [text.limit!, text.remaining!].map((v) => (/^\d{1,15}$/.test(v.trim()) ? Number(v) : NaN)) as [number, number]
-  if (Number.isNaN(limit) || Number.isNaN(remaining) || limit < 1) return `RateLimit-Limit ${JSON.stringify(text.limit)} and RateLimit-Remaining ${JSON.stringify(text.remaining)} are not a count of calls (whole numbers, Limit at least 1)`
+  const [limit, remaining] = [text.limit!, text.remaining!].map((v) => (/^\d+$/.test(v.trim()) ? Number(v) : NaN)) as [number, number]
+  if (!Number.isSafeInteger(limit) || !Number.isSafeInteger(remaining) || limit < 1) return `RateLimit-Limit ${JSON.stringify(text.limit)} and RateLimit-Remaining ${JSON.stringify(text.remaining)} are not a count of calls (whole numbers, Limit at least 1)`
   if (remaining > limit) return `RateLimit-Remaining ${remaining} is above RateLimit-Limit ${limit}`
   return { limit, remaining }
 }
