@@ -54,7 +54,7 @@ async function countedBetween(ctx: RuleContext, between: () => Promise<Answer[]>
     await ctx.prober.pacer.drainWindow()
     span = after.receivedAt - before.sentAt
     if (span >= 900) continue
-    const seen = `RateLimit-Limit ${first.limit}, RateLimit-Remaining ${first.remaining} then ${second.limit}, ${second.remaining}`
+    const seen = `RateLimit-Limit ${first.limit} and RateLimit-Remaining ${first.remaining} after the first call, ${second.limit} and ${second.remaining} after the second`
     if (second.limit !== first.limit) ctx.inconclusive(`RateLimit-Limit changed between two calls within a second (${seen})`)
     if (first.remaining !== first.limit - 1) ctx.inconclusive(`after an idle second a candle call left RateLimit-Remaining ${first.remaining}, not ${first.limit - 1} (Limit - 1): another client uses the account, or the header does not track usage (${seen})`)
     if (second.remaining >= first.remaining) ctx.inconclusive(`RateLimit-Remaining did not fall with a counted call (${seen}): the header does not track usage`)
