@@ -52,7 +52,7 @@ export async function runChecks(config) {
     },
 
     async forwardWalkAndCursor() {
-      const range = { ...PAIR, interval: '1h', start: '2026-04-01T00:00:00Z', end: '2026-04-06T00:00:00Z', limit: 50 }
+      const range = { ...PAIR, interval: '1h', start: '2026-04-01T00:00:00Z', end: '2026-04-05T23:00:00Z', limit: 50 }
       const whole = []
       for await (const c of client.exchangeOhlcvCandles(range)) whole.push(c.close_ts)
       const got = []
@@ -132,7 +132,7 @@ export async function runChecks(config) {
     },
 
     async resampleHours() {
-      const hours = client.exchangeOhlcvCandles({ ...PAIR, interval: '1h', start: '2026-03-02T00:00:00Z', end: '2026-03-04T00:00:00Z' })
+      const hours = client.exchangeOhlcvCandles({ ...PAIR, interval: '1h', start: '2026-03-02T01:00:00Z', end: '2026-03-04T00:00:00Z' })
       const days = []
       for await (const c of resample(hours, '4h')) days.push(c)
       expect(days.length === 12, `12 four-hour candles from 48 hours, got ${days.length}`)
@@ -149,7 +149,10 @@ export async function runChecks(config) {
     try {
       results[name] = { ok: true, detail: await check(), ms: Date.now() - started }
     } catch (error) {
-      results[name] = { ok: false, detail: String(error?.stack ?? error), ms: Date.now() - started }
+      // V8's stack starts with the message; Firefox's and Safari's do not.
+      const text = String(error)
+      const stack = String(error?.stack ?? '')
+      results[name] = { ok: false, detail: stack.includes(text) ? stack : `${text}\n${stack}`, ms: Date.now() - started }
     }
   }
   return results
