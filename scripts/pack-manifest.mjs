@@ -5,7 +5,7 @@
 // `npm publish` both run the pair. MARKET_CANDLES_PACK_PREBUILT=1 skips the build (the consumer test
 // packs right after `npm test` built dist/).
 import { execFileSync } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 
 const PKG = new URL('../package.json', import.meta.url)
 const KEPT = new URL('../node_modules/.cache/market-candles-pack/package.json', import.meta.url)
@@ -15,14 +15,17 @@ if (command === 'strip') {
   if (process.env.MARKET_CANDLES_PACK_PREBUILT !== '1') execFileSync('tsup', ['--silent'], { stdio: 'inherit' })
   if (existsSync(KEPT)) {
     // A pack that died before postpack left the original aside: restore it first.
-    copyFileSync(KEPT, PKG)
+    renameSync(KEPT, PKG)
   }
   mkdirSync(new URL('.', KEPT), { recursive: true })
   const text = readFileSync(PKG, 'utf8')
   writeFileSync(KEPT, text)
   const pkg = JSON.parse(text)
   delete pkg.scripts
-  writeFileSync(PKG, `${JSON.stringify(pkg, null, 2)}\n`)
+  // Written aside and renamed over it: a process reading package.json meanwhile never sees half of it.
+  const next = new URL('package.json.next', KEPT)
+  writeFileSync(next, `${JSON.stringify(pkg, null, 2)}\n`)
+  renameSync(next, PKG)
 } else if (command === 'restore') {
   if (existsSync(KEPT)) renameSync(KEPT, PKG)
 } else {
