@@ -116,7 +116,7 @@ describe('a project that installs the packed package', () => {
   })
 
   // At once: most of their time is npx and tsx starting, and pages at the rate limit.
-  test.concurrent.for(BLOCKS)('$name runs as written', async (block, { expect }) => {
+  test.concurrent.for(BLOCKS)('$name runs as written', { timeout: 60_000 }, async (block, { expect }) => {
     // Each block in a folder of its own inside the project (files it writes never meet).
     const dir = join(project, 'blocks', block.name.replace(/\W+/g, '-'))
     mkdirSync(dir, { recursive: true })
@@ -129,9 +129,9 @@ describe('a project that installs the packed package', () => {
     expect(run.timedOut, `${run.stdout}\n${run.stderr}`).toBe(false)
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0)
     expect(run.stdout.length + readdirSync(dir).length - 1, 'it printed or wrote something').toBeGreaterThan(0)
-  }, 60_000)
+  })
 
-  test.concurrent.skipIf(!hasPytest)(`examples/python passes with its default command (npx market-candles serve) and leaves no process behind${hasPytest ? '' : ' (SKIPPED: no pytest for /usr/bin/python3)'}`, async ({ expect }) => {
+  test.skipIf(!hasPytest)(`examples/python passes with its default command (npx market-candles serve) and leaves no process behind${hasPytest ? '' : ' (SKIPPED: no pytest for /usr/bin/python3)'}`, { concurrent: true, timeout: 70_000 }, async ({ expect }) => {
     cpSync(join(ROOT, 'examples/python'), join(project, 'examples/python'), { recursive: true })
     const run = await runBounded(PYTHON, ['-m', 'pytest', 'examples/python', '-q', '-p', 'no:cacheprovider'], {
       cwd: project,
@@ -146,5 +146,5 @@ describe('a project that installs the packed package', () => {
       .map((line) => line.trim().split(/\s+/))
       .filter(([, pgid, ...args]) => Number(pgid) !== serve!.pid && args.join(' ').includes(project) && args.includes('serve'))
     expect(left).toEqual([])
-  }, 70_000)
+  })
 })

@@ -64,7 +64,7 @@ beforeAll(() => {
 })
 
 describe('the mocks in each test runner: a journal assertion and a fault', () => {
-  test.for(RUNNERS)('$name', async (runner, context) => {
+  test.for(RUNNERS)('$name', { timeout: TIMEOUT_MS + 10_000 }, async (runner, context) => {
     const run = runs.get(runner.name)
     if (!run) {
       console.warn(`${runner.name} SKIPPED: ${runner.binary} not found (npm ci installs it)`)
@@ -77,5 +77,5 @@ describe('the mocks in each test runner: a journal assertion and a fault', () =>
     expect(timedOut, output).toBe(false)
     expect(code, output).toBe(0)
     expect(output).toMatch(runner.passed)
-  }, TIMEOUT_MS + 10_000)
+  })
 })

@@ -241,7 +241,7 @@ afterAll(async () => {
 })
 
 describe('the SDK in every runtime, against `market-candles serve` over HTTP', () => {
-  test.for(RUNTIMES.map((r) => r.name))('%s: catalog, walks both ways with their cursors, typed errors, timeout and abort, follow on a running clock, resample', async (name, context) => {
+  test.for(RUNTIMES.map((r) => r.name))('%s: catalog, walks both ways with their cursors, typed errors, timeout and abort, follow on a running clock, resample', { timeout: RUN_TIMEOUT_MS + 30_000 }, async (name, context) => {
     const outcome = await outcomes.get(name)!
     if ('skipped' in outcome) {
       console.warn(`${name} SKIPPED: ${outcome.skipped}`)
@@ -252,5 +252,5 @@ describe('the SDK in every runtime, against `market-candles serve` over HTTP', (
     const failed = Object.entries(outcome.results).filter(([, r]) => !r.ok).map(([check, r]) => `${check}: ${r.detail}`)
     expect(failed, failed.join('\n\n')).toEqual([])
     expect(Object.keys(outcome.results)).toEqual(CHECK_NAMES)
-  }, RUN_TIMEOUT_MS + 30_000)
+  })
 })
