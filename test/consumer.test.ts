@@ -82,7 +82,8 @@ beforeAll(async () => {
     timeoutMs: 60_000,
   })
   if (pack.code !== 0) throw new Error(`npm pack failed: ${pack.stdout}${pack.stderr}`)
-  tarball = join(work, (JSON.parse(pack.stdout) as { filename: string }[])[0]!.filename)
+  // npm may print the lifecycle scripts' banners before the JSON.
+  tarball = join(work, (JSON.parse(pack.stdout.slice(pack.stdout.search(/^\[/m))) as { filename: string }[])[0]!.filename)
   writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'consumer-app', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`)
   // msw and tsx at this repository's versions: the npm cache has them after `npm ci`.
   install = await runBounded(
