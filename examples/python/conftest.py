@@ -9,11 +9,11 @@ own and stopped by signalling the whole group: stopping npx alone would leave `s
 
 import json
 import os
-import time
 import re
 import shlex
 import signal
 import subprocess
+import time
 import urllib.request
 import uuid
 
@@ -82,7 +82,10 @@ def server_url():
     line = process.stdout.readline()
     match = re.match(r"listening on (\S+)", line)
     if not match:
-        os.killpg(process.pid, signal.SIGKILL)
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
         process.wait(timeout=5)
         raise RuntimeError(f"market-candles serve did not start: {line!r}")
     try:
