@@ -140,21 +140,25 @@ const checks :Workerd.Worker = (
 
 /** A page on its own local port serving the bundled checks: another origin than serve's (CORS). */
 let pageServer: Server | undefined
-let pageOrigin = ''
+let pageOrigin: Promise<string> | undefined
+function startPageServer(): Promise<string> {
+  pageOrigin ??= bundle('page.mjs').then(
+    (script) =>
+      new Promise<string>((resolve) => {
+        pageServer = createServer((req, res) => {
+          if (req.url === '/checks.js') {
+            res.writeHead(200, { 'content-type': 'text/javascript' }).end(script)
+          } else {
+            res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><meta charset="utf-8"><title>checks</title><script type="module" src="/checks.js"></script>')
+          }
+        })
+        pageServer.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(pageServer!.address() as { port: number }).port}`))
+      }),
+  )
+  return pageOrigin
+}
 async function pageUrl(config: Config): Promise<string> {
-  if (!pageServer) {
-    const script = await bundle('page.mjs')
-    pageServer = createServer((req, res) => {
-      if (req.url === '/checks.js') {
-        res.writeHead(200, { 'content-type': 'text/javascript' }).end(script)
-      } else {
-        res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><meta charset="utf-8"><title>checks</title><script type="module" src="/checks.js"></script>')
-      }
-    })
-    await new Promise<void>((r) => pageServer!.listen(0, '127.0.0.1', r))
-    pageOrigin = `http://127.0.0.1:${(pageServer.address() as { port: number }).port}`
-  }
-  return `${pageOrigin}/#${encodeURIComponent(JSON.stringify(config))}`
+  return `${await startPageServer()}/#${encodeURIComponent(JSON.stringify(config))}`
 }
 
 async function runChromium(binary: string, config: Config): Promise<Outcome> {
