@@ -41,8 +41,9 @@ const pureSchemaCalls: Plugin = {
 /*
  * msw 3 is ESM only. Node >= 22 loads it with require() (require(esm)), but Jest's CommonJS mode
  * cannot: `require('market-candles/mocks/node')` there failed deep inside msw with "Must use import
- * to load ES Module". The CommonJS builds require msw through this guard (a tsup plugin: tsup's own externals come before any esbuild plugin), which throws an error
- * saying what works instead (test/runners holds the Jest CommonJS project that checks it).
+ * to load ES Module". The CommonJS builds require msw through this guard (a tsup plugin: tsup's own
+ * externals come before any esbuild plugin), which throws an error saying what works instead
+ * (test/runners/jest-cjs is the Jest CommonJS project that checks it).
  */
 const MSW_REQUIRE_HELP =
   "market-candles: msw 3 is an ES module, and this CommonJS loader cannot require() it (Jest's default CommonJS mode cannot). " +
