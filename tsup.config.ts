@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { defineConfig } from 'tsup'
+import { defineConfig, type Plugin as TsupPlugin } from 'tsup'
 import type { Plugin } from 'esbuild'
 
 // The package version, written into the SDK's User-Agent at build time (src/client/user-agent.ts).
@@ -38,6 +38,40 @@ const pureSchemaCalls: Plugin = {
   },
 }
 
+/*
+ * msw 3 is ESM only. Node >= 22 loads it with require() (require(esm)), but Jest's CommonJS mode
+ * cannot: `require('market-candles/mocks/node')` there failed deep inside msw with "Must use import
+ * to load ES Module". The CommonJS builds require msw through this guard (a tsup plugin: tsup's own
+ * externals come before any esbuild plugin), which throws an error saying what works instead
+ * (test/runners/jest-cjs is the Jest CommonJS project that checks it).
+ */
+const MSW_REQUIRE_HELP =
+  "market-candles: msw 3 is an ES module, and this CommonJS loader cannot require() it (Jest's default CommonJS mode cannot). " +
+  "Use one of: (1) Jest in ESM mode: run `node --experimental-vm-modules node_modules/jest/bin/jest.js` and `import { setupMockService } from 'market-candles/mocks/node'`; " +
+  "(2) in CommonJS, a real HTTP server without msw: `const { startMockServer } = require('market-candles/mocks/server')`, " +
+  "`const server = await startMockServer({ port: 0 })`, then `createClient({ baseUrl: server.url, ... })` and `server.service` for the journal and faults; " +
+  "(3) the core alone: `require('market-candles/mocks').createMockService().handle(request)`."
+const cjsMswGuard: TsupPlugin = {
+  name: 'cjs-msw-guard',
+  renderChunk(code, chunk) {
+    if (this.format !== 'cjs' || !chunk.path.endsWith('.cjs') || !/require\("msw(\/node)?"\)/.test(code)) return
+    // Appended, so every line of the source map stays where it was; a function declaration is hoisted.
+    const guard = `
+function __requireMsw(id) {
+  try {
+    return require(id);
+  } catch (error) {
+    if (/ES Module|ERR_REQUIRE_ESM|ERR_REQUIRE_ASYNC_MODULE/.test(String(error && error.code) + " " + String(error && error.message))) {
+      throw new Error(${JSON.stringify(MSW_REQUIRE_HELP)}, { cause: error });
+    }
+    throw error;
+  }
+}
+`
+    return { code: code.replace(/require\("(msw(?:\/node)?)"\)/g, '__requireMsw("$1")') + guard }
+  },
+}
+
 export default defineConfig([
   {
     // The worker helper is for browsers: ESM only, msw/browser left to the app (optional peer).
@@ -60,6 +94,7 @@ export default defineConfig([
     define,
     target: 'node22',
     external: ['msw', 'msw/node', 'ioredis'],
+    plugins: [cjsMswGuard],
   },
   {
     entry: { cli: 'cli/main.ts', 'export-worker': 'cli/export/worker-entry.ts', 'export-sink': 'cli/export/sink-thread/thread-entry.ts' },

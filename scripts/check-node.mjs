@@ -8,3 +8,13 @@ if (major < 22) {
   )
   process.exit(1)
 }
+// The node22 devDependency (npm:node@^22, for the runtime matrix) has a `node` bin too. A fresh
+// `npm ci` links node_modules/.bin/node to the `node` package (Node 24); an incremental install may
+// not. Say so rather than run everything on Node 22.
+if (/[\\/]node_modules[\\/]node22[\\/]/.test(process.execPath)) {
+  console.error(
+    `market-candles: node_modules/.bin/node is the node22 devDependency (${process.execPath}), not Node 24.\n` +
+      'Relink it: `ln -sf ../node/bin/node node_modules/.bin/node` (or `rm -rf node_modules && npm ci`).',
+  )
+  process.exit(1)
+}

@@ -53,6 +53,30 @@ describe('the SDK bundle for the browser', () => {
     expect(pkg.dependencies.ioredis).toBeUndefined()
   })
 
+  test('an app importing createClient alone bundles no resample, Redis, Parquet or mock module (esbuild metafile of the sources)', () => {
+    // The built entry is one file, so the modules are told apart on the sources, bundled the same way.
+    const { metafile } = buildSync({
+      stdin: { contents: `export { createClient } from './src/index.ts'`, resolveDir: ROOT, loader: 'ts' },
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      platform: 'browser',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      define: { __MARKET_CANDLES_VERSION__: '"test"' },
+    })
+    const inBundle = Object.entries(Object.values(metafile.outputs)[0]!.inputs)
+      .filter(([, input]) => input.bytesInOutput > 0)
+      .map(([path]) => path)
+    expect(inBundle.some((path) => path.startsWith('src/client/')), inBundle.join('\n')).toBe(true)
+    // src/analysis/close-time.ts is the close_ts reader the walks' gap tracker shares with resample.
+    const unwanted = /^src\/analysis\/(?!close-time\.ts$)|^src\/redis\/|^mocks\/|^cli\/|parquet|node_modules\/(msw|ioredis|hyparquet|@mswjs)\//
+    expect(inBundle.filter((path) => unwanted.test(path))).toEqual([])
+    // ...and the built bundle carries none of their names.
+    expect(built.minified).not.toMatch(/ResampleError|bucket_fill|hyparquet|PAR1|createMockService|setupMockService|mockServiceWorker/)
+  })
+
   test('a schema an app imports still brings zod along (the pure marks drop only unused schemas)', () => {
     const withSchema = bundle(`export { createClient, exchangeCandleSchema } from '${ENTRY}'`)
     expect(/\$ZodObject/.test(withSchema.minified)).toBe(true)

@@ -15,7 +15,8 @@ describe('examples/python: a pytest suite against `market-candles serve`', () =>
       cwd: ROOT,
       encoding: 'utf8',
       timeout: 120_000,
-      // The built CLI on this Node: what `npx market-candles` runs in a project that installed the package.
+      // The built CLI on this Node: what `npx market-candles` runs in a project that installed the package
+      // (test/consumer.test.ts runs the suite there with its default npx command).
       env: { ...process.env, MARKET_CANDLES_SERVE: `${process.execPath} ${ROOT}dist/cli.js serve --port 0`, PYTHONDONTWRITEBYTECODE: '1' },
     })
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0)
