@@ -24,10 +24,9 @@ export interface CandleProblem {
  * them (contract: reference-service). `vwapInRange`: the implied average price
  * quote_volume / base_volume lies in [low, high], a rule of exchange candles.
  */
-export function candleProblems(c: CandleNumbers, vwapInRange = true): CandleProblem[] {
+export function candleProblems(c: CandleNumbers, vwapInRange = true, t = Date.parse(c.close_ts)): CandleProblem[] {
   if (!isKnownInterval(c.interval)) return [{ field: 'interval', message: `interval '${c.interval}' is not one of 1m, 1h, 1d` }]
   const problems: CandleProblem[] = []
-  const t = Date.parse(c.close_ts)
   if (t % INTERVAL_MS[c.interval] !== 0) problems.push({ field: 'close_ts', message: `close_ts ${c.close_ts} is not on the ${c.interval} grid (close_ts is the interval's end boundary)` })
   if (c.low > c.high) problems.push({ field: 'low', message: `low ${c.low} is above high ${c.high}` })
   for (const side of ['open', 'close'] as const) {
