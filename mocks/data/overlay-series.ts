@@ -100,44 +100,90 @@ export function overlaySeries<C, S extends Series<C>>(
     ascending(from, to) {
       from = Math.max(from, min)
       to = Math.min(to, max)
-      const range = rangeAscending(from, to)
       const lo = lowerBound(edit.ts, from)
       const hi = upperBound(edit.ts, to)
-      return lo < hi ? mergeAscending(range, edit.ts, edit.points, lo, hi) : range
+      return lo < hi ? mergeAscending(rangeAscending, edit.ts, edit.points, lo, hi, from, to) : rangeAscending(from, to)
     },
     descending(to, from) {
       from = Math.max(from, min)
       to = Math.min(to, max)
-      const range = rangeDescending(to, from)
       const lo = lowerBound(edit.ts, from)
       const hi = upperBound(edit.ts, to)
-      return lo < hi ? mergeDescending(range, edit.ts, edit.points, lo, hi) : range
+      return lo < hi ? mergeDescending(rangeDescending, edit.ts, edit.points, lo, hi, to, from) : rangeDescending(to, from)
     },
   } as S & Countable
 }
 
-// A put candle wins over the range's candle at its close time.
-function* mergeAscending<C>(range: Iterable<Timed<C>>, ts: readonly number[], points: readonly Timed<C>[], p: number, end: number): Generator<Timed<C>> {
-  for (const r of range) {
-    while (p < end && ts[p]! < r.t) yield points[p++]!
-    if (p < end && ts[p] === r.t) {
-      yield points[p++]!
-      continue
-    }
-    yield r
+const DONE: IteratorReturnResult<undefined> = { value: undefined, done: true }
+
+/*
+ * A put candle wins over the range's candle at its close time. The walk is the range's own walk in
+ * pieces between the points, each point in its place: an iterator that hands on the pieces' results
+ * as they are, so a candle costs one call more than the base's walk, not a generator's resume.
+ * Close times are whole milliseconds, so the piece before a point at t ends at t - 1.
+ */
+function mergeAscending<C>(range: (from: number, to: number) => Iterable<Timed<C>>, ts: readonly number[], points: readonly Timed<C>[], p: number, end: number, from: number, to: number): Iterable<Timed<C>> {
+  return {
+    [Symbol.iterator]() {
+      let cursor = from
+      let q = p
+      let piece: Iterator<Timed<C>> | undefined
+      let finished = false
+      return {
+        next(): IteratorResult<Timed<C>> {
+          for (;;) {
+            if (finished) return DONE
+            if (!piece) piece = range(cursor, q < end ? ts[q]! - 1 : to)[Symbol.iterator]()
+            const r = piece.next()
+            if (!r.done) return r
+            piece = undefined
+            if (q === end) {
+              finished = true
+              return DONE
+            }
+            cursor = ts[q]! + 1
+            return { value: points[q++]!, done: false }
+          }
+        },
+        return(): IteratorResult<Timed<C>> {
+          piece?.return?.()
+          finished = true
+          return DONE
+        },
+      }
+    },
   }
-  while (p < end) yield points[p++]!
 }
 
-function* mergeDescending<C>(range: Iterable<Timed<C>>, ts: readonly number[], points: readonly Timed<C>[], lo: number, end: number): Generator<Timed<C>> {
-  let p = end - 1
-  for (const r of range) {
-    while (p >= lo && ts[p]! > r.t) yield points[p--]!
-    if (p >= lo && ts[p] === r.t) {
-      yield points[p--]!
-      continue
-    }
-    yield r
+function mergeDescending<C>(range: (to: number, from: number) => Iterable<Timed<C>>, ts: readonly number[], points: readonly Timed<C>[], lo: number, end: number, to: number, from: number): Iterable<Timed<C>> {
+  return {
+    [Symbol.iterator]() {
+      let cursor = to
+      let q = end - 1
+      let piece: Iterator<Timed<C>> | undefined
+      let finished = false
+      return {
+        next(): IteratorResult<Timed<C>> {
+          for (;;) {
+            if (finished) return DONE
+            if (!piece) piece = range(cursor, q >= lo ? ts[q]! + 1 : from)[Symbol.iterator]()
+            const r = piece.next()
+            if (!r.done) return r
+            piece = undefined
+            if (q < lo) {
+              finished = true
+              return DONE
+            }
+            cursor = ts[q]! - 1
+            return { value: points[q--]!, done: false }
+          }
+        },
+        return(): IteratorResult<Timed<C>> {
+          piece?.return?.()
+          finished = true
+          return DONE
+        },
+      }
+    },
   }
-  while (p >= lo) yield points[p--]!
 }
