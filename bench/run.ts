@@ -27,6 +27,7 @@ import { measureFollow, reportFollow } from './follow.js'
 import { measureConformance, reportConformance } from './conformance.js'
 import { measureRedisWorkers, reportRedisWorkers, tableRedisWorkers } from './redis-workers.js'
 import { measureWalkCpu, reportWalkCpu, tableWalkCpu } from './walk-cpu.js'
+import { measureArrangedData, reportArrangedData } from './arranged-data.js'
 
 interface Section {
   id: string
@@ -57,11 +58,14 @@ const SECTIONS = [
   define('7', measureConformance, reportConformance, (r) => r.rows),
   define('3f', measureRedisWorkers, reportRedisWorkers, tableRedisWorkers),
   define('walk-cpu', measureWalkCpu, reportWalkCpu, tableWalkCpu),
+  define('arranged', measureArrangedData, reportArrangedData, (r) => r.rows),
 ]
 
 const args = process.argv.slice(2)
 const writeDocs = args.includes('--docs')
-const wanted = args.filter((a) => a !== '--docs')
+// `--no-build`: skip building dist/ (sections that start the CLI then run whatever dist/ holds).
+const build = !args.includes('--no-build')
+const wanted = args.filter((a) => a !== '--docs' && a !== '--no-build')
 const unknown = wanted.filter((id) => !SECTIONS.some((s) => s.id === id))
 if (unknown.length > 0) {
   console.error(`bench: no section ${unknown.join(', ')}; sections: ${SECTIONS.map((s) => s.id).join(', ')}`)
@@ -74,7 +78,7 @@ const benchStarted = performance.now()
 const loadAtStart = loadavg()[0]!
 const date = new Date().toISOString().slice(0, 10)
 console.log(`market-candles bench, ${date} (node ${process.version}, ${process.platform}/${process.arch}; load average ${loadAtStart.toFixed(1)})`)
-console.log(buildCli())
+console.log(build ? buildCli() : 'dist/ not rebuilt (--no-build)')
 console.log('')
 
 // Every loop is bounded; this only catches a hang (e.g. a request that never completes).
