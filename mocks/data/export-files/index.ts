@@ -1,0 +1,5 @@
+export { readExport } from './read-export.js'
+export { LoadError } from './load-error.js'
+export { AGGREGATED_COLUMNS, EXCHANGE_COLUMNS, PRICE_COLUMNS, columnsOf, type Kind } from './columns.js'
+export { parseCsvLine } from './csv-line.js'
+export { dropSqliteWarning } from './sqlite-warning.js'

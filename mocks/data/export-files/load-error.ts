@@ -1,0 +1,21 @@
+/**
+ * Why `load()` cannot read a source: a missing or unknown file, a file `market-candles export` did
+ * not write, or a row it cannot convert. The message names the file and the line (or row) at fault.
+ *
+ * @example
+ * try {
+ *   await service.data.load('candles.csv')
+ * } catch (error) {
+ *   if (error instanceof LoadError) console.error(error.message) // candles.csv line 7: open 'abc' is not a number
+ * }
+ */
+export class LoadError extends Error {
+  override name = 'LoadError'
+  /** The file (or directory) read; undefined for rows given in memory. */
+  readonly file: string | undefined
+
+  constructor(message: string, file?: string) {
+    super(message)
+    this.file = file
+  }
+}
