@@ -26,7 +26,19 @@ const BY_EXTENSION: Record<string, 'sqlite' | 'csv' | 'jsonl'> = { '.sqlite': 's
  * const same = await readExport([{ exchange: 'bitstamp', interval: '1d', base: 'BTC', quote: 'USD', close_ts: '2025-01-02T00:00:00Z', open: '1', high: '2', low: '1', close: '2', base_volume: '3', quote_volume: '4.5', source_provider: 'p', source_channel: 'rest', flag: '' }])
  */
 export async function readExport(source: LoadSource): Promise<ArrangedCandle[]> {
-  if (Array.isArray(source)) return fromRows(source)
+  return (await readExportFile(source)).candles
+}
+
+/** What {@link readExportFile} read: the candles, and where each came from, for messages. */
+export interface ReadExport {
+  candles: ArrangedCandle[]
+  /** `btc.csv line 7 (bitstamp BTC/USD 1d 2025-01-02T00:00:00Z)`; undefined for rows in memory (their index names them). */
+  origin(index: number): string | undefined
+}
+
+/** {@link readExport}, with the origin of each candle: a later check of a candle names its file and line. */
+export async function readExportFile(source: LoadSource): Promise<ReadExport> {
+  if (Array.isArray(source)) return { candles: fromRows(source), origin: () => undefined }
   if (typeof source !== 'string' && !(source instanceof URL)) {
     throw new LoadError(`load() takes a file path, a file: URL or an array of rows, got ${source === null ? 'null' : typeof source}`)
   }
@@ -39,15 +51,16 @@ export async function readExport(source: LoadSource): Promise<ArrangedCandle[]> 
     const code = (error as { code?: string }).code
     throw new LoadError(`${path}: cannot read it (${code === 'ENOENT' ? 'no such file or directory' : (code ?? (error as Error).message)})`, path)
   }
-  if (stat.isDirectory()) return readParquetDataset(path, path)
+  if (stat.isDirectory()) return withOrigins(await readParquetDataset(path, path), path, undefined)
   const ext = nodeBuiltin('node:path').extname(path).toLowerCase()
   const format = BY_EXTENSION[ext]
   if (format === undefined) {
     throw new LoadError(`${path}: cannot tell its format from the name: load() reads what market-candles export writes, .sqlite or .db (SQLite), .csv, .jsonl, or a Parquet dataset's directory`, path)
   }
   try {
-    if (format === 'sqlite') return readSqlite(path, path)
-    return format === 'csv' ? readCsv(path, path) : readJsonLines(path, path)
+    if (format === 'sqlite') return withOrigins(readSqlite(path, path), path, undefined)
+    // The export writes no empty lines (the readers refuse them): candle i is on line i + 1 after the header.
+    return format === 'csv' ? withOrigins(readCsv(path, path), path, 2) : withOrigins(readJsonLines(path, path), path, 1)
   } catch (error) {
     if (error instanceof LoadError) throw error
     throw new LoadError(`${path}: ${(error as Error).message}`, path)
@@ -76,4 +89,16 @@ function fromRows(rows: readonly unknown[]): ArrangedCandle[] {
     }
   }
   return out
+}
+
+function withOrigins(candles: ArrangedCandle[], path: string, firstLine: number | undefined): ReadExport {
+  return {
+    candles,
+    origin(index) {
+      const c = candles[index]
+      if (c === undefined) return path
+      const series = `${'exchange' in c ? c.exchange : c.method} ${c.base}/${c.quote} ${c.interval} ${c.close_ts}`
+      return firstLine === undefined ? `${path}: ${series}` : `${path} line ${index + firstLine}: ${series}`
+    },
+  }
 }
