@@ -69,7 +69,8 @@ export async function readExportFile(source: LoadSource): Promise<ReadExport> {
 
 /** A path from a string (a `file:` URL as text too) or a URL object. */
 function filePath(source: string | URL): string {
-  const url = source instanceof URL ? source : source.startsWith('file:') ? new URL(source) : undefined
+  // `file:///...` and `https://...` are URLs; `C:\\data\\x.csv` is a path.
+  const url = source instanceof URL ? source : /^(file:|[a-z][a-z0-9+.-]+:\/\/)/i.test(source) ? new URL(source) : undefined
   if (url === undefined) {
     if (source === '') throw new LoadError('load() needs a file name, got an empty string')
     return source as string
