@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { DataError } from '../../mocks/core/data-error.js'
 import { createMockService, type MockService } from '../../mocks/core/service.js'
 import { readExport } from '../../mocks/data/export-files/index.js'
-import { runCli } from '../export/run-cli.js'
+import { runCli, startCli, waitFor } from '../export/run-cli.js'
 
 /*
  * Real files from the real CLI (`node dist/cli.js export --mock`): two pages of each kind per format,
@@ -221,4 +221,43 @@ describe('load(source): every bad source is refused with its file and line, and 
   test('rows in memory: the bad one is named by its index', async () => {
     expect(await refusal([{ exchange: 'x', interval: '1h' }])).toMatch(/rows\[0\]: open is missing/)
   })
+})
+
+describe('serve --data FILE: an export is served alone, its exchanges and assets made from its candles', () => {
+  test('serve --data file.sqlite answers the recorded pages', async () => {
+    const cli = startCli(['serve', '--port', '0', '--data', files.sqlite], {}, 60_000)
+    try {
+      await waitFor(() => cli.output().stdout.includes('\n'), 30_000, 'the listening line')
+      const url = cli.output().stdout.split('\n')[0]!.replace('listening on ', '')
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+      const expected = await pages(reference)
+      const served = []
+      for (const path of PAGES) {
+        const res = await fetch(`${url}${path}`, { headers: HEADERS })
+        served.push({ status: res.status, body: await res.json() })
+      }
+      expect(served).toEqual(expected)
+      // Only what was recorded: the default dataset's ETH/USD is not there.
+      const eth = await fetch(`${url}/v1/exchange_ohlcv?exchange=bitstamp&interval=1h&base=ETH&quote=USD&limit=1`, { headers: HEADERS })
+      expect(eth.status).not.toBe(200)
+      expect(cli.output().stdout).toContain(`dataset: ${files.sqlite}, 3506 candles recorded by market-candles export`)
+    } finally {
+      cli.child.kill('SIGTERM')
+      expect((await cli.result).code).toBe(0)
+    }
+  }, 60_000)
+
+  test('a bad file: exit 1, the message names the file and line, no stack', async () => {
+    const bad = join(dir, 'serve-bad.csv')
+    const lines = readFileSync(files.csv, 'utf8').split('\n')
+    lines[2] = lines[2]!.replace(',websocket,', ',,')
+    writeFileSync(bad, lines.join('\n'))
+    const result = await runCli(['serve', '--port', '0', '--data', bad], {}, 30_000)
+    expect(result.code).toBe(1)
+    expect(result.stderr.trim()).toBe(`market-candles: --data ${bad} line 3: source_channel "" is not a non-empty string`)
+    const missing = await runCli(['serve', '--port', '0', '--data', join(dir, 'gone.sqlite')], {}, 30_000)
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toMatch(/--data .*gone\.sqlite: cannot read it \(no such file or directory\)/)
+    expect(missing.stderr).not.toMatch(/\n\s+at /)
+  }, 60_000)
 })

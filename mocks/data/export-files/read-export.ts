@@ -69,7 +69,7 @@ export async function readExportFile(source: LoadSource): Promise<ReadExport> {
 
 /** A path from a string (a `file:` URL as text too) or a URL object. */
 function filePath(source: string | URL): string {
-  // `file:///...` and `https://...` are URLs; `C:\\data\\x.csv` is a path.
+  // `file:///...` and `https://...` are URLs; `C:\data\x.csv` is a path.
   const url = source instanceof URL ? source : /^(file:|[a-z][a-z0-9+.-]+:\/\/)/i.test(source) ? new URL(source) : undefined
   if (url === undefined) {
     if (source === '') throw new LoadError('load() needs a file name, got an empty string')
