@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { DataError } from '../../mocks/core/data-error.js'
 import { createMockService, type MockService } from '../../mocks/core/service.js'
 import { readExport } from '../../mocks/data/export-files/index.js'
+import { sqliteRows } from '../export/read-output.js'
 import { runCli, startCli, waitFor } from '../export/run-cli.js'
 
 /*
@@ -49,8 +50,9 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-const empty = () => createMockService({ data: { exchanges: [], assets: [], candles: [] } })
-const reference = createMockService()
+// No rate limit: a test asks for many pages in a row, and a 429 is not what is compared.
+const empty = () => createMockService({ data: { exchanges: [], assets: [], candles: [] }, rateLimit: false })
+const reference = createMockService({ rateLimit: false })
 
 const PAGES = [
   `/v1/exchange_ohlcv?exchange=bitstamp&interval=1h&base=BTC&quote=USD&start=${START}&end=${END}&limit=1000`,
@@ -88,6 +90,24 @@ describe('load(source): a file market-candles export wrote is served as it was r
     })
   }
 
+  test('SQLite: every field of every row as the table holds it, where the source, the contributors or the flag change row by row', async () => {
+    const db = join(dir, 'mixed.sqlite')
+    copyFileSync(files.sqlite, db)
+    const edit = new DatabaseSync(db)
+    // Changes inside a chunk, at its edges, and runs that come back to the value before.
+    edit.exec(`UPDATE exchange_candles SET source_channel = 'rest' WHERE close_ts BETWEEN '2025-01-10T00:00:00Z' AND '2025-01-10T05:00:00Z' OR close_ts = '2025-02-01T00:00:00Z';
+      UPDATE exchange_candles SET flag = 'outlier' WHERE close_ts IN ('2025-01-10T03:00:00Z', '2025-01-20T00:00:00Z');
+      UPDATE exchange_candles SET source_provider = 'other' WHERE close_ts >= '2025-03-01T00:00:00Z';
+      UPDATE aggregated_candles SET exchanges = '["bitstamp","kraken"]' WHERE close_ts BETWEEN '2025-01-05T00:00:00Z' AND '2025-01-05T02:00:00Z';
+      UPDATE aggregated_candles SET flag = 'new_flag' WHERE close_ts = '2025-01-05T01:00:00Z'`)
+    edit.close()
+    const read = await readExport(db)
+    const stored = [...sqliteRows(db, 'exchange_candles'), ...sqliteRows(db, 'aggregated_candles').map((r) => ({ ...r, exchanges: JSON.parse(r.exchanges as string) }))]
+    expect(read).toEqual(stored)
+    expect(read.filter((c) => 'exchange' in c && c.source_channel === 'rest')).toHaveLength(7)
+    expect(read.filter((c) => c.flag === 'outlier' && 'exchange' in c && c.close_ts === '2025-01-10T03:00:00Z')).toHaveLength(1)
+  })
+
   test('a file: URL and a file: URL text are paths too', async () => {
     const service = empty()
     expect((await service.data.load(pathToFileURL(files.csv))).candles).toBe(1753)
@@ -105,12 +125,12 @@ describe('load(source): a file market-candles export wrote is served as it was r
   })
 
   test('known exchanges keep their records; a session loads for itself alone', async () => {
-    const service = createMockService()
+    const service = createMockService({ rateLimit: false })
     const session = service.session('replay')
     await session.data.load(files.csv)
     const listed = (await session.handle({ method: 'GET', url: '/v1/exchanges', headers: HEADERS })).body as Array<{ name: string; creation_date: string }>
     expect(listed.find((e) => e.name === 'bitstamp')?.creation_date).toBe('2011-08-01')
-    const other = createMockService({ data: { exchanges: [], assets: [], candles: [] } })
+    const other = empty()
     const sessionOfEmpty = other.session('a')
     await sessionOfEmpty.data.load(files.csv)
     expect((await other.handle({ method: 'GET', url: PAGES[0]!, headers: HEADERS })).status).not.toBe(200)

@@ -29,19 +29,30 @@ export function guessAssetType(ticker: string): Asset['asset_type'] {
  * still apply). An aggregated candle's contributing exchanges count as named.
  */
 export function derivedCatalog(candles: readonly ArrangedCandle[], known: KnownCatalog): { exchanges: Exchange[]; assets: Asset[] } {
-  // Known names are asked once; unknown exchanges keep the earliest open time seen.
+  // Known names are asked once. Unknown exchanges keep their earliest close_ts per interval, as
+  // text: the service's form sorts as time does, so a row costs a comparison, not a Date.parse.
   const isKnownExchange = new Map<string, boolean>()
-  const firstOpen = new Map<string, number>()
+  const earliest = new Map<string, Map<string, { first: string }>>()
+  let lastName: string | undefined
+  let lastInterval: string | undefined
+  let last: { first: string } | undefined
   const tickers = new Map<string, boolean>()
   const newAssets: Asset[] = []
   const noteExchange = (name: string, c: ArrangedCandle) => {
     let knownHere = isKnownExchange.get(name)
     if (knownHere === undefined) isKnownExchange.set(name, (knownHere = typeof name !== 'string' || name === '' || known.exchange(name) !== undefined))
-    if (knownHere || !isKnownInterval(c.interval)) return
-    const open = Date.parse(c.close_ts) - INTERVAL_MS[c.interval]
-    if (Number.isNaN(open)) return
-    const seen = firstOpen.get(name)
-    if (seen === undefined || open < seen) firstOpen.set(name, open)
+    if (knownHere) return
+    // The previous row's series is looked up without a key.
+    if (name !== lastName || c.interval !== lastInterval) {
+      let byInterval = earliest.get(name)
+      if (byInterval === undefined) earliest.set(name, (byInterval = new Map()))
+      let found = byInterval.get(c.interval)
+      if (found === undefined) byInterval.set(c.interval, (found = { first: c.close_ts }))
+      ;[lastName, lastInterval, last] = [name, c.interval, found]
+    }
+    const seen = last!.first
+    // Both in the service's form (20 characters), text order is time order.
+    if (c.close_ts.length === 20 && seen.length === 20 ? c.close_ts < seen : Date.parse(c.close_ts) < Date.parse(seen)) last!.first = c.close_ts
   }
   const noteAsset = (ticker: string) => {
     if (tickers.has(ticker)) return
@@ -59,6 +70,15 @@ export function derivedCatalog(candles: readonly ArrangedCandle[], known: KnownC
     if (c.base !== lastBase) noteAsset((lastBase = c.base))
     if (c.quote !== lastQuote) noteAsset((lastQuote = c.quote))
   }
-  const exchanges = [...firstOpen].map(([name, open]): Exchange => ({ name, creation_date: new Date(open).toISOString().slice(0, 10), closing_date: null }))
+  const exchanges: Exchange[] = []
+  for (const [name, byInterval] of earliest) {
+    let open = Infinity
+    for (const [interval, { first: closeTs }] of byInterval) {
+      const t = Date.parse(closeTs) - (isKnownInterval(interval) ? INTERVAL_MS[interval] : 0)
+      if (t < open) open = t
+    }
+    // A close time putCandles refuses leaves no date to take: the batch is refused anyway.
+    if (Number.isFinite(open)) exchanges.push({ name, creation_date: new Date(open).toISOString().slice(0, 10), closing_date: null })
+  }
   return { exchanges, assets: newAssets }
 }

@@ -18,10 +18,11 @@ const CHUNK = 8192
  * A SQLite file `market-candles export` wrote: its `exchange_candles` and `aggregated_candles`
  * tables (either may be missing or empty), read series by series in close_ts order.
  *
- * The speed is in how rows cross from SQLite (about 0.3 µs per value in node:sqlite): a series'
- * own fields are read once per series, not per row; rows come as arrays (`setReturnArrays`), a
- * chunk at a time through `all()` (faster than `iterate()` row by row); repeated texts (the source,
- * a flag, a list of contributors) are shared. The file is mapped in memory, read only.
+ * The speed is in how few values cross from SQLite (each costs about as much as building the
+ * candle): a series' own fields are read once per series, not per row; the source, the
+ * contributors and the flag cross only when they change (a NULL otherwise), and rows that repeat
+ * them share one string or array; rows come as arrays (`setReturnArrays`), a chunk at a time
+ * through `all()` (faster than `iterate()` row by row). The file is mapped in memory, read only.
  */
 export function readSqlite(path: string, label: string): ArrangedCandle[] {
   const { DatabaseSync } = nodeBuiltin('node:sqlite')
@@ -55,52 +56,70 @@ export function readSqlite(path: string, label: string): ArrangedCandle[] {
 }
 
 function readTable(db: Database, t: (typeof TABLES)[number], label: string, out: ArrangedCandle[]): void {
-  const own = t.kind === 'exchange' ? 'source_provider, source_channel' : 'exchanges'
+  const exchangeKind = t.kind === 'exchange'
+  // The columns that repeat row after row (the source, the contributors; a flag is rare) cross as
+  // one NULL while they equal the values bound (the previous row's), else as one JSON array.
+  const same = exchangeKind ? 'source_provider = ?6 AND source_channel = ?7 AND flag IS NULL' : 'exchanges = ?6 AND flag IS NULL'
+  const changed = exchangeKind ? 'json_array(source_provider, source_channel, flag)' : 'json_array(exchanges, flag)'
   // The next series after one, by the primary key's order: a few index seeks per series instead of
   // a DISTINCT scan of every row.
   const next = db.prepare(`SELECT ${t.source} AS s, interval, base, quote FROM ${t.table} WHERE (${t.source}, interval, base, quote) > (?, ?, ?, ?) ORDER BY ${t.source}, interval, base, quote LIMIT 1`)
   const rows = db.prepare(
-    `SELECT close_ts, open, high, low, close, base_volume, quote_volume, ${own}, flag FROM ${t.table}
-     WHERE ${t.source} = ? AND interval = ? AND base = ? AND quote = ? AND close_ts > ? ORDER BY close_ts LIMIT ${CHUNK}`,
+    `SELECT close_ts, open, high, low, close, base_volume, quote_volume, CASE WHEN ${same} THEN NULL ELSE ${changed} END FROM ${t.table}
+     WHERE ${t.source} = ?1 AND interval = ?2 AND base = ?3 AND quote = ?4 AND close_ts > ?5 ORDER BY close_ts LIMIT ${CHUNK}`,
   )
   rows.setReturnArrays(true)
   let series = next.get('', '', '', '') as { s: string; interval: string; base: string; quote: string } | undefined
-  // Whatever the previous row held, shared while it repeats.
+  // The last row's values: bound to the next chunk's query, and shared by the rows that repeat them.
   let provider = ''
   let channel = ''
-  let flag = ''
   let exchangesText = ''
   let exchanges: string[] = []
   while (series !== undefined) {
     const { s, interval, base, quote } = series
+    const where = (closeTs: unknown) => `${label} table ${t.table}, ${s} ${base}/${quote} ${interval} ${String(closeTs)}`
     let after = ''
     for (;;) {
-      const chunk = rows.all(s, interval, base, quote, after) as unknown as unknown[][]
+      // A NULL row repeats what was bound for this chunk, whatever rows before it changed.
+      const [boundProvider, boundChannel, boundText, boundExchanges] = [provider, channel, exchangesText, exchanges]
+      const chunk = (exchangeKind ? rows.all(s, interval, base, quote, after, provider, channel) : rows.all(s, interval, base, quote, after, exchangesText)) as unknown as unknown[][]
       for (const r of chunk) {
-        const [closeTs, open, high, low, close, baseVolume, quoteVolume] = r as [string, number, number, number, number, number, number]
+        const [closeTs, open, high, low, close, baseVolume, quoteVolume, change] = r as [string, number, number, number, number, number, number, string | null]
         if (typeof open !== 'number' || typeof high !== 'number' || typeof low !== 'number' || typeof close !== 'number' || typeof baseVolume !== 'number' || typeof quoteVolume !== 'number' || typeof closeTs !== 'string') {
-          throw new LoadError(`${label} table ${t.table}, ${s} ${base}/${quote} ${interval} ${String(closeTs)}: ${badValue(r)}`, label)
+          throw new LoadError(`${where(closeTs)}: ${badValue(r)}`, label)
         }
-        const f = r[t.kind === 'exchange' ? 9 : 8]
-        const rowFlag = f === null ? null : f === flag ? flag : typeof f === 'string' ? (flag = f) : undefined
-        if (rowFlag === undefined) throw new LoadError(`${label} table ${t.table}, ${s} ${base}/${quote} ${interval} ${closeTs}: flag ${JSON.stringify(f)} is not text or NULL`, label)
-        if (t.kind === 'exchange') {
-          const p = r[7]
-          const c = r[8]
-          if (p !== provider) provider = typeof p === 'string' ? p : ''
-          if (c !== channel) channel = typeof c === 'string' ? c : ''
-          if (provider === '' || channel === '') throw new LoadError(`${label} table ${t.table}, ${s} ${base}/${quote} ${interval} ${closeTs}: source_provider and source_channel must be non-empty text`, label)
-          out.push({ exchange: s, interval, base, quote, close_ts: closeTs, open, high, low, close, base_volume: baseVolume, quote_volume: quoteVolume, source_provider: provider, source_channel: channel, flag: rowFlag })
+        let flag: string | null = null
+        if (change === null) {
+          provider = boundProvider
+          channel = boundChannel
+          exchangesText = boundText
+          exchanges = boundExchanges
         } else {
-          if (r[7] !== exchangesText) {
+          const values = JSON.parse(change) as unknown[]
+          const f = values[values.length - 1]
+          if (f !== null && typeof f !== 'string') throw new LoadError(`${where(closeTs)}: flag ${JSON.stringify(f)} is not text or NULL`, label)
+          flag = f
+          if (exchangeKind) {
+            const [p, c] = values
+            if (typeof p !== 'string' || p === '' || typeof c !== 'string' || c === '') throw new LoadError(`${where(closeTs)}: source_provider and source_channel must be non-empty text`, label)
+            provider = p === boundProvider ? boundProvider : p === provider ? provider : p
+            channel = c === boundChannel ? boundChannel : c === channel ? channel : c
+          } else if (values[0] === boundText) {
+            exchangesText = boundText
+            exchanges = boundExchanges
+          } else if (values[0] !== exchangesText) {
             try {
-              exchanges = toExchanges(r[7])
+              exchanges = toExchanges(values[0])
             } catch (error) {
-              throw new LoadError(`${label} table ${t.table}, ${s} ${base}/${quote} ${interval} ${closeTs}: ${(error as RowProblem).message}`, label)
+              throw new LoadError(`${where(closeTs)}: ${(error as RowProblem).message}`, label)
             }
-            exchangesText = r[7] as string
+            exchangesText = values[0] as string
           }
-          out.push({ method: s, interval, base, quote, close_ts: closeTs, open, high, low, close, base_volume: baseVolume, quote_volume: quoteVolume, exchanges, flag: rowFlag })
+        }
+        if (exchangeKind) {
+          out.push({ exchange: s, interval, base, quote, close_ts: closeTs, open, high, low, close, base_volume: baseVolume, quote_volume: quoteVolume, source_provider: provider, source_channel: channel, flag })
+        } else {
+          out.push({ method: s, interval, base, quote, close_ts: closeTs, open, high, low, close, base_volume: baseVolume, quote_volume: quoteVolume, exchanges, flag })
         }
       }
       if (chunk.length < CHUNK) break
