@@ -77,7 +77,14 @@ export interface DataControl {
   putAsset(asset: Asset): void
   /** A procedural series for a pair or range. */
   generate(spec: GenerateSpec): DataChange
-  /** Reads candles `market-candles export` wrote (SQLite, CSV, JSON Lines, Parquet dataset) or rows, then puts them. */
+  /**
+   * Reads candles `market-candles export` wrote (SQLite `.sqlite`/`.db`, `.csv`, `.jsonl`, a Parquet
+   * dataset's directory; a path or `file:` URL, Node only) or rows in memory, then puts them.
+   * Exchanges and assets the service lacks are made from the candles (an exchange opens on the day
+   * of its first candle). A bad source or row throws a `DataError` naming the file and line.
+   * @example
+   * await service.data.load('btc.sqlite') // { candles: 1753 }
+   */
   load(source: LoadSource): Promise<DataChange>
   /** Back to the data the service started with. */
   reset(): void
