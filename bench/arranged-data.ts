@@ -6,7 +6,8 @@
  * price level), forwards (`start`) and backwards (`end`, no `start`), through `service.handle`: the
  * core alone, no HTTP, so the overlay's share is the largest it can be. Blocks of pages alternate
  * between the two (which goes first alternates too), so the machine's load hits both alike; per
- * group of pairs, the median ratio of CPU per page.
+ * group of pairs, the median ratio of CPU per page. A control row measures the same pages on a
+ * service with nothing arranged: what the two pairs differ by alone.
  *
  * (b) Memory: a standalone server alone, then with 1,000 sessions (one request each: their
  * journals in use), then each arranging 10 candles and answering a page of them; RSS and heapUsed
@@ -32,7 +33,7 @@ const WINDOWS = 16
 const FIRST_WINDOW = Date.UTC(2024, 0, 1)
 const BLOCK_PAGES = 4
 const GROUPS = 5
-const PAIRS = 16
+const PAIRS = 24
 const MEMORY_RUNS = 3
 
 interface Direction {
@@ -44,6 +45,8 @@ interface Direction {
 export interface ArrangedDataCost {
   /** Per direction, the median ratio arranged / default of each group. */
   directions: { label: string; groups: number[]; arrangedUs: number[]; plainUs: number[] }[]
+  /** The same pages on a service with nothing arranged: what the two pairs differ by alone. */
+  control: { label: string; groups: number[]; arrangedUs: number[]; plainUs: number[] }[]
   memory: MemoryStage[][]
   rows: BenchRow[]
   pass: boolean
@@ -89,14 +92,14 @@ async function pageCost(service: MockService, urls: readonly string[], from: num
   return (t.user + t.system) / BLOCK_PAGES
 }
 
-async function measurePages(): Promise<ArrangedDataCost['directions']> {
+async function measurePages(arranged: boolean): Promise<ArrangedDataCost['directions']> {
   const service = createMockService({ now: NOW, rateLimit: false, journal: false })
-  arrange(service)
+  if (arranged) arrange(service)
   // Every arranged page holds its 10 arranged candles.
   for (const d of directions()) {
     for (const url of d.arranged) {
       const page = (await service.handle({ method: 'GET', url, headers: HEADERS })).body as ExchangeCandle[]
-      if (page.filter((c) => c.source_provider === 'bench').length !== 10) throw new Error(`bench arranged: ${url} does not hold its 10 arranged candles`)
+      if (page.filter((c) => c.source_provider === 'bench').length !== (arranged ? 10 : 0)) throw new Error(`bench arranged: ${url} does not hold its 10 arranged candles`)
     }
   }
   const out: ArrangedDataCost['directions'] = []
@@ -126,7 +129,8 @@ async function measurePages(): Promise<ArrangedDataCost['directions']> {
 }
 
 export async function measureArrangedData(): Promise<ArrangedDataCost> {
-  const pages = await measurePages()
+  const pages = await measurePages(true)
+  const control = await measurePages(false)
   const memory: MemoryStage[][] = []
   for (let r = 0; r < MEMORY_RUNS; r++) memory.push(await runChildForResult<MemoryStage[]>(MEMORY_CHILD, [], 300_000, undefined, ['--expose-gc']))
   const rows: BenchRow[] = pages.map((d) => {
@@ -137,6 +141,9 @@ export async function measureArrangedData(): Promise<ArrangedDataCost> {
       verdict: verdictOf(low, high, ARRANGED_PAGE_GOAL, true),
     }
   })
+  for (const d of control) {
+    rows.push({ figure: `control, nothing arranged: BTC/USD / BTC/EUR pages of the default data, ${d.label}: ${withSpread(d.groups, 3)}×`, goal: '', verdict: 'info' })
+  }
   const added = (key: 'rssMb' | 'heapUsedMb') => memory.map((run) => run[2]![key] - run[0]![key])
   for (const key of ['rssMb', 'heapUsedMb'] as const) {
     const { low, high } = spread(added(key))
@@ -146,13 +153,16 @@ export async function measureArrangedData(): Promise<ArrangedDataCost> {
       verdict: verdictOf(low, high, SESSIONS_MEMORY_GOAL_MB, true),
     })
   }
-  return { directions: pages, memory, rows, pass: rows.every((r) => r.verdict !== 'not met') }
+  return { directions: pages, control, memory, rows, pass: rows.every((r) => r.verdict !== 'not met') }
 }
 
 export function reportArrangedData(r: ArrangedDataCost): string[] {
   const lines = ['arranged. Arranged data: page cost against the default data, and the memory of 1,000 arranging sessions']
   for (const d of r.directions) {
     lines.push(`  ${d.label}: arranged ${fmt(median(d.arrangedUs) / 1000, 2)} ms/page, default ${fmt(median(d.plainUs) / 1000, 2)} ms/page (CPU, medians); ratio per group ${d.groups.map((g) => fmt(g, 3)).join(' ')}`)
+  }
+  for (const d of r.control) {
+    lines.push(`  control (nothing arranged), ${d.label}: BTC/USD ${fmt(median(d.arrangedUs) / 1000, 2)} ms/page, BTC/EUR ${fmt(median(d.plainUs) / 1000, 2)} ms/page; ratio per group ${d.groups.map((g) => fmt(g, 3)).join(' ')}`)
   }
   for (const [i, run] of r.memory.entries()) {
     lines.push(`  memory run ${i + 1}: ${run.map((s) => `${s.stage}: RSS ${fmt(s.rssMb, 1)} MB, heapUsed ${fmt(s.heapUsedMb, 1)} MB, new space ${fmt(s.newSpaceMb, 1)} MB`).join('; ')}`)

@@ -230,3 +230,14 @@ describe('arranging data: removeCandles, generate, load, reset', () => {
     expect((await get<{ ticker: string }[]>(service, '/v1/assets')).body.some((a) => a.ticker === 'PEPE')).toBe(false)
   })
 })
+
+describe('arranging data: an aggregated candle is one without `exchange`', () => {
+  test('a row with `exchanges` and `method` and no `exchange` (left out or undefined) is an aggregated candle; one with both is refused', async () => {
+    const service = createMockService({ now: NOW })
+    const base = candle('2026-05-01T10:00:00Z')
+    service.data.putCandles([{ ...base, exchange: undefined, method: 'omm_vwap_v1', exchanges: ['bitstamp'] } as unknown as AggregatedCandle])
+    const agg = await get<AggregatedCandle[]>(service, '/v1/aggregated_ohlcv?interval=1h&base=BTC&quote=USD&start=2026-05-01T10:00:00Z&limit=1')
+    expect(agg.body[0]).toEqual({ method: 'omm_vwap_v1', interval: '1h', base: 'BTC', quote: 'USD', close_ts: '2026-05-01T10:00:00Z', open: 100, high: 110, low: 90, close: 105, base_volume: 2, quote_volume: 200, exchanges: ['bitstamp'], flag: null })
+    expect(() => service.data.putCandles([{ ...base, method: 'omm_vwap_v1', exchanges: ['bitstamp'] } as unknown as AggregatedCandle])).toThrow(/either `exchange`.*not both/)
+  })
+})
