@@ -144,6 +144,8 @@ describe('load(source): a file market-candles export wrote is served as it was r
       { ...csvRow, open: 100, high: 110, low: 95, close: 105, base_volume: 2, quote_volume: 200, flag: null },
       { ...aggRow, close_ts: '2025-01-02T00:00:00Z', exchanges: ['bitstamp'] },
     ])
+    // `exchange: undefined` is no exchange, as putCandles reads it.
+    expect(await readExport([{ ...aggRow, exchange: undefined }])).toEqual([{ ...aggRow, close_ts: '2025-01-02T00:00:00Z', exchanges: ['bitstamp'] }])
     const service = empty()
     expect((await service.data.load([csvRow, aggRow])).candles).toBe(2)
   })

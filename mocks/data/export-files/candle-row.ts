@@ -76,9 +76,10 @@ function describe(value: unknown): string {
 
 const FIELDS: Record<Kind, ReadonlySet<string>> = { exchange: new Set(EXCHANGE_COLUMNS), aggregated: new Set(AGGREGATED_COLUMNS) }
 
-/** The kind of a row: `exchange` names an exchange candle, `method` (or `exchanges`) an aggregated one. */
+/** The kind of a row: an `exchange` makes an exchange candle, `method` (or `exchanges`) an aggregated one. */
 export function kindOf(row: Record<string, unknown>): Kind {
-  if ('exchange' in row) return 'exchange'
+  // `exchange: undefined` is no exchange, as putCandles reads it.
+  if (row.exchange !== undefined) return 'exchange'
   if ('method' in row || 'exchanges' in row) return 'aggregated'
   throw new RowProblem('neither an exchange candle (it has `exchange`) nor an aggregated one (it has `method` and `exchanges`)')
 }
@@ -93,7 +94,7 @@ export function candleFromRow(row: unknown): ArrangedCandle {
   const kind = kindOf(r)
   const fields = FIELDS[kind]
   for (const key in r) {
-    if (!fields.has(key)) throw new RowProblem(`unknown field '${key}' (${kind === 'exchange' ? 'an exchange' : 'an aggregated'} candle has ${[...fields].join(', ')})`)
+    if (!fields.has(key) && r[key] !== undefined) throw new RowProblem(`unknown field '${key}' (${kind === 'exchange' ? 'an exchange' : 'an aggregated'} candle has ${[...fields].join(', ')})`)
   }
   const [open, high, low, close, baseVolume, quoteVolume] = PRICE_COLUMNS.map((f) => toNumber(f, r[f])) as [number, number, number, number, number, number]
   const series = { interval: toText('interval', r.interval), base: toText('base', r.base), quote: toText('quote', r.quote) }
