@@ -9,7 +9,6 @@ import { checkCandles, issueOf, type CheckedBatch } from './check-candles.js'
 import { checkSelector, checkSpec } from './check-spec.js'
 import type { ArrangedCandle, DataControl, DataIssue } from './data-control.js'
 import { DataError } from './data-error.js'
-import { derivedCatalog, readExportFile } from '../data/export-files/index.js'
 import type { SeriesIndex } from './series-index.js'
 
 /** What `service.data` reads of its service: the overlay it changes, the lookups over it, the visible now. */
@@ -90,6 +89,8 @@ export function createDataControl(host: DataHost): DataControl {
       return { candles: (lastClose - firstClose) / INTERVAL_MS[interval] + 1 }
     },
     async load(source) {
+      // Imported on demand: only a load pays for the readers (a chunk of its own in a browser bundle).
+      const { derivedCatalog, readExportFile } = await import('../data/export-files/index.js')
       const { candles, origin } = await readExportFile(source)
       // A recording names exchanges and assets the service may not know: made from the data, put
       // only once every candle passed (nothing changes on a bad row).
