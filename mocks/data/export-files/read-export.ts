@@ -32,7 +32,7 @@ export async function readExport(source: LoadSource): Promise<ArrangedCandle[]> 
 /** What {@link readExportFile} read: the candles, and where each came from, for messages. */
 export interface ReadExport {
   candles: ArrangedCandle[]
-  /** `btc.csv line 7 (bitstamp BTC/USD 1d 2025-01-02T00:00:00Z)`; undefined for rows in memory (their index names them). */
+  /** `btc.csv line 7: bitstamp BTC/USD 1d 2025-01-02T00:00:00Z`; undefined for rows in memory (their index names them). */
   origin(index: number): string | undefined
 }
 
@@ -51,13 +51,14 @@ export async function readExportFile(source: LoadSource): Promise<ReadExport> {
     const code = (error as { code?: string }).code
     throw new LoadError(`${path}: cannot read it (${code === 'ENOENT' ? 'no such file or directory' : (code ?? (error as Error).message)})`, path)
   }
-  if (stat.isDirectory()) return withOrigins(await readParquetDataset(path, path), path, undefined)
   const ext = nodeBuiltin('node:path').extname(path).toLowerCase()
-  const format = BY_EXTENSION[ext]
+  // A directory is a Parquet dataset (the export's `--out` names one whatever its name).
+  const format = stat.isDirectory() ? 'parquet' : BY_EXTENSION[ext]
   if (format === undefined) {
     throw new LoadError(`${path}: cannot tell its format from the name: load() reads what market-candles export writes, .sqlite or .db (SQLite), .csv, .jsonl, or a Parquet dataset's directory`, path)
   }
   try {
+    if (format === 'parquet') return withOrigins(await readParquetDataset(path, path), path, undefined)
     if (format === 'sqlite') return withOrigins(readSqlite(path, path), path, undefined)
     // The export writes no empty lines (the readers refuse them): candle i is on line i + 1 after the header.
     return format === 'csv' ? withOrigins(readCsv(path, path), path, 2) : withOrigins(readJsonLines(path, path), path, 1)
