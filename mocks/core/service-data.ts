@@ -97,7 +97,8 @@ export function createDataControl(host: DataHost): DataControl {
       const derived = derivedCatalog(candles, overlay)
       const exchanges = new Map(derived.exchanges.map((e) => [e.name, e]))
       const tickers = new Set(derived.assets.map((a) => a.ticker))
-      const checked = checkCandles(candles, { exchange: (name) => exchanges.get(name) ?? overlay.exchange(name), hasAsset: (t) => tickers.has(t) || overlay.hasAsset(t) })
+      // The readers made every candle afresh, in the API's fields: kept, not copied again.
+      const checked = checkCandles(candles, { exchange: (name) => exchanges.get(name) ?? overlay.exchange(name), hasAsset: (t) => tickers.has(t) || overlay.hasAsset(t) }, true)
       if (isIssues(checked)) {
         throw new DataError('load', checked.map((i) => ({ ...i, message: origin(i.index) === undefined ? i.message : `${i.message} (${origin(i.index)})` })))
       }
