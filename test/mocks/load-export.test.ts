@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { DatabaseSync } from 'node:sqlite'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -227,6 +227,17 @@ describe('load(source): every bad source is refused with its file and line, and 
     expect(await refusal(notDb)).toMatch(/text\.sqlite: not a SQLite database|text\.sqlite: cannot open it/)
     const emptyDir = mkdtempSync(join(dir, 'empty-'))
     expect(await refusal(emptyDir)).toMatch(/a directory without \.parquet files/)
+  })
+
+  test('Parquet: an unfinished part a killed export left (.parquet.tmp) is skipped; a corrupt part file is named', async () => {
+    const dataset = join(dir, 'dataset-copy')
+    cpSync(files.parquet, dataset, { recursive: true })
+    const folder = join(dataset, 'exchange=bitstamp', 'base=BTC', 'quote=USD', 'interval=1h')
+    writeFileSync(join(folder, 'part-000009.parquet.tmp'), 'half a part')
+    const service = empty()
+    expect((await service.data.load(dataset)).candles).toBe(2 * 1753)
+    writeFileSync(join(folder, 'part-000009.parquet'), 'not parquet at all')
+    expect(await refusal(dataset)).toMatch(/exchange=bitstamp.base=BTC.quote=USD.interval=1h.part-000009\.parquet: not a readable Parquet file/)
   })
 
   test('in a browser (no process.getBuiltinModule) a path is refused: pass rows', async () => {
