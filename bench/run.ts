@@ -27,6 +27,7 @@ import { measureFollow, reportFollow } from './follow.js'
 import { measureConformance, reportConformance } from './conformance.js'
 import { measureRedisWorkers, reportRedisWorkers, tableRedisWorkers } from './redis-workers.js'
 import { measureWalkCpu, reportWalkCpu, tableWalkCpu } from './walk-cpu.js'
+import { measureLoadExport, reportLoadExport } from './load-export.js'
 import { measureArrangedData, reportArrangedData } from './arranged-data.js'
 
 interface Section {
@@ -58,6 +59,7 @@ const SECTIONS = [
   define('7', measureConformance, reportConformance, (r) => r.rows),
   define('3f', measureRedisWorkers, reportRedisWorkers, tableRedisWorkers),
   define('walk-cpu', measureWalkCpu, reportWalkCpu, tableWalkCpu),
+  define('load-export', measureLoadExport, reportLoadExport, (r) => r.rows),
   define('arranged', measureArrangedData, reportArrangedData, (r) => r.rows),
 ]
 

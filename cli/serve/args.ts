@@ -12,7 +12,7 @@ export interface ServeArgs {
   now: string | undefined
   latency: number
   rateLimit: boolean
-  /** A JSON file with the dataset to serve instead of the default one. */
+  /** A JSON file with the dataset to serve instead of the default one, or an export's file or Parquet directory. */
   data: string | undefined
   /** Clock ms per wall ms; undefined: fixed with --now, else the system clock. */
   clockRate: number | undefined
@@ -43,7 +43,10 @@ Options:
   --journal-size N  requests the journal keeps per session, newest first (default 1000;
                     0 switches it off)
   --data FILE       serve the dataset in FILE, a JSON object { data, plans, accounts, keys }
-                    (each optional; the shape createMockService takes), checked at start
+                    (each optional; the shape createMockService takes), checked at start;
+                    or replay what market-candles export wrote (.sqlite, .db, .csv, .jsonl, a
+                    Parquet dataset's directory): those candles alone, their exchanges and assets
+                    made from them, the demo keys
   -h, --help        show this help
 
 The first line on stdout is "listening on http://HOST:PORT".`

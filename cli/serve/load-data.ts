@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
+import { extname } from 'node:path'
+import { DataError } from '../../mocks/core/data-error.js'
 import { createMockService, type MockService, type MockServiceOptions } from '../../mocks/core/service.js'
 
 /** The keys a `--data` file may hold: what `createMockService` takes for the dataset. */
@@ -9,12 +11,49 @@ export class DataFileError extends Error {
   override name = 'DataFileError'
 }
 
+/** The files `market-candles export` writes (a directory: a Parquet dataset). */
+const EXPORT_EXTENSIONS = new Set(['.sqlite', '.db', '.csv', '.jsonl'])
+
+/** What `--data` loaded: the service, the keys the file brought (undefined: the demo keys), the candles of an export. */
+export interface LoadedData {
+  service: MockService
+  keyCount: number | undefined
+  /** Candles read from an export's file; undefined for a JSON dataset. */
+  candles?: number
+}
+
 /**
- * Reads a user's dataset (`{ data, plans, accounts, keys }`, each optional) from a JSON file and
- * checks every record by building the service from it. Throws a {@link DataFileError} naming the
- * file and the bad record.
+ * Reads `--data FILE`: a user's dataset (`{ data, plans, accounts, keys }`, each optional) as JSON,
+ * or what `market-candles export` wrote (SQLite, CSV, JSON Lines, a Parquet dataset's directory).
+ * An export is served alone, on an empty catalog: its exchanges and assets are made from its
+ * candles (`service.data.load`), so a recording of any deployment is served as it was, with the demo
+ * plans and keys. Throws a {@link DataFileError} naming the file and the bad record or line.
  */
-export function loadDataFile(file: string, options: Omit<MockServiceOptions, (typeof DATA_KEYS)[number]>): { service: MockService; keyCount: number | undefined } {
+export async function loadDataFile(file: string, options: Omit<MockServiceOptions, (typeof DATA_KEYS)[number]>): Promise<LoadedData> {
+  if (isExport(file)) {
+    const service = createMockService({ ...options, data: { exchanges: [], assets: [], candles: [] } })
+    try {
+      const { candles } = await service.data.load(file)
+      return { service, keyCount: undefined, candles }
+    } catch (error) {
+      // The messages name the file and the line or row; a DataError's stack is of no use to a user.
+      if (error instanceof DataError) throw new DataFileError(`--data ${error.message.startsWith(file) ? error.message : `${file}: ${error.message}`}`)
+      throw error
+    }
+  }
+  return loadJsonDataFile(file, options)
+}
+
+function isExport(file: string): boolean {
+  if (EXPORT_EXTENSIONS.has(extname(file).toLowerCase())) return true
+  try {
+    return statSync(file).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+function loadJsonDataFile(file: string, options: Omit<MockServiceOptions, (typeof DATA_KEYS)[number]>): LoadedData {
   let text: string
   try {
     text = readFileSync(file, 'utf8')

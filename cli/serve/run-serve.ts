@@ -29,7 +29,7 @@ export async function runServe(argv: readonly string[]): Promise<number> {
   }
   let loaded
   try {
-    loaded = args.data === undefined ? undefined : loadDataFile(args.data, serviceOptions)
+    loaded = args.data === undefined ? undefined : await loadDataFile(args.data, serviceOptions)
   } catch (error) {
     if (!(error instanceof DataFileError)) throw error
     console.error(`market-candles: ${error.message}`)
@@ -51,7 +51,7 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     // The user's own keys are not printed: a key never appears in a log line.
     console.log(`dataset: ${args.data}; ${loaded.keyCount} keys from that file (header X-API-Key)`)
   } else {
-    if (loaded) console.log(`dataset: ${args.data}`)
+    if (loaded) console.log(`dataset: ${args.data}${loaded.candles === undefined ? '' : `, ${loaded.candles} candles recorded by market-candles export`}`)
     console.log('demo keys (header X-API-Key):')
     for (const k of demoKeys) console.log(`  ${k.key.padEnd(24)} ${k.revoked ? 'revoked' : `account ${k.account}`}`)
   }

@@ -49,8 +49,9 @@ interface Group extends SeriesRows<ExchangeCandle | AggregatedCandle> {
  * prices within [low, high], volumes, known interval, exchange, assets and method, the exchange's
  * lifetime, no two rows of one series at one close time. Every issue of every row, or the batch
  * grouped by series. O(n log n): the only non-linear step is sorting each series' rows.
+ * `owned`: the rows are fresh objects of exactly a candle's fields, kept rather than copied (`load`).
  */
-export function checkCandles(candles: unknown, catalog: Catalog): CheckedBatch | DataIssue[] {
+export function checkCandles(candles: unknown, catalog: Catalog, owned = false): CheckedBatch | DataIssue[] {
   if (!Array.isArray(candles)) return [{ index: 0, message: `expected an array of candles, got ${typeOf(candles)}` }]
   const issues: DataIssue[] = []
   // Lookups repeat for every row of a batch: each name is asked of the catalog once.
@@ -89,7 +90,7 @@ export function checkCandles(candles: unknown, catalog: Catalog): CheckedBatch |
     let candle: ExchangeCandle | AggregatedCandle
     let t: number
     let canonical = false
-    const fast = aggregated ? undefined : fastExchangeCandle(row as Record<string, unknown>)
+    const fast = aggregated ? undefined : fastExchangeCandle(row as Record<string, unknown>, owned)
     if (fast) ({ candle, t, canonical } = fast)
     else {
       const parsed = (aggregated ? aggregatedCandleSchema : exchangeCandleSchema).safeParse(row, { reportInput: true })

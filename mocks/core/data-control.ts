@@ -104,10 +104,13 @@ export interface DataControl {
    */
   generate(spec: GenerateSpec): DataChange
   /**
-   * Reads candles `market-candles export` wrote (SQLite, CSV, JSON Lines, Parquet dataset) or rows,
-   * then puts them (the same checks as `putCandles`).
+   * Reads candles `market-candles export` wrote (SQLite `.sqlite`/`.db`, `.csv`, `.jsonl`, a Parquet
+   * dataset's directory; a path or `file:` URL, Node only) or rows in memory, then puts them (the
+   * same checks as `putCandles`). Exchanges and assets the service lacks are made from the candles
+   * (an exchange opens on the day of its first candle). A bad source or row throws a `DataError`
+   * naming the file and line.
    * @example
-   * await service.data.load(JSON.parse(readFileSync('candles.json', 'utf8')))
+   * await service.data.load('btc.sqlite') // { candles: 1753 }
    */
   load(source: LoadSource): Promise<DataChange>
   /**

@@ -5,11 +5,10 @@ import type { OverlayStore } from '../data/overlay-store.js'
 import { proceduralSeries } from '../data/procedural-series.js'
 import { paveSegment, putPoints } from '../data/series-edit.js'
 import { countIn } from '../data/series.js'
-import { checkCandles, issueOf } from './check-candles.js'
+import { checkCandles, issueOf, type CheckedBatch } from './check-candles.js'
 import { checkSelector, checkSpec } from './check-spec.js'
 import type { ArrangedCandle, DataControl, DataIssue } from './data-control.js'
 import { DataError } from './data-error.js'
-import { rowsOf } from './load-source.js'
 import type { SeriesIndex } from './series-index.js'
 
 /** What `service.data` reads of its service: the overlay it changes, the lookups over it, the visible now. */
@@ -25,21 +24,24 @@ const isIssues = (x: unknown): x is DataIssue[] => Array.isArray(x)
 /** `service.data` of one service or session: every change checked whole, then applied to its overlay only. */
 export function createDataControl(host: DataHost): DataControl {
   const { overlay } = host
+  const putChecked = (checked: CheckedBatch) => {
+    let count = 0
+    for (const g of checked.exchange) {
+      putPoints(overlay.exchangeEdit(g.name, g.interval, g.base, g.quote), g.rows)
+      count += g.rows.length
+    }
+    for (const g of checked.aggregated) {
+      putPoints(overlay.aggregatedEdit(g.name, g.interval, g.base, g.quote), g.rows)
+      count += g.rows.length
+    }
+    overlay.changed()
+    return { candles: count }
+  }
   const dataControl: DataControl = {
     putCandles(candles) {
       const checked = checkCandles(candles, overlay)
       if (isIssues(checked)) throw new DataError('putCandles', checked)
-      let count = 0
-      for (const g of checked.exchange) {
-        putPoints(overlay.exchangeEdit(g.name, g.interval, g.base, g.quote), g.rows)
-        count += g.rows.length
-      }
-      for (const g of checked.aggregated) {
-        putPoints(overlay.aggregatedEdit(g.name, g.interval, g.base, g.quote), g.rows)
-        count += g.rows.length
-      }
-      overlay.changed()
-      return { candles: count }
+      return putChecked(checked)
     },
     removeCandles(selector) {
       const checked = checkSelector(selector, overlay)
@@ -87,7 +89,22 @@ export function createDataControl(host: DataHost): DataControl {
       return { candles: (lastClose - firstClose) / INTERVAL_MS[interval] + 1 }
     },
     async load(source) {
-      return dataControl.putCandles((await rowsOf(source)) as readonly ArrangedCandle[])
+      // Imported on demand: only a load pays for the readers (a chunk of its own in a browser bundle).
+      const { derivedCatalog, readExportFile } = await import('../data/export-files/index.js')
+      const { candles, origin } = await readExportFile(source)
+      // A recording names exchanges and assets the service may not know: made from the data, put
+      // only once every candle passed (nothing changes on a bad row).
+      const derived = derivedCatalog(candles, overlay)
+      const exchanges = new Map(derived.exchanges.map((e) => [e.name, e]))
+      const tickers = new Set(derived.assets.map((a) => a.ticker))
+      // The readers made every candle afresh, in the API's fields: kept, not copied again.
+      const checked = checkCandles(candles, { exchange: (name) => exchanges.get(name) ?? overlay.exchange(name), hasAsset: (t) => tickers.has(t) || overlay.hasAsset(t) }, true)
+      if (isIssues(checked)) {
+        throw new DataError('load', checked.map((i) => ({ ...i, message: origin(i.index) === undefined ? i.message : `${i.message} (${origin(i.index)})` })))
+      }
+      for (const e of derived.exchanges) overlay.putExchange(e)
+      for (const a of derived.assets) overlay.putAsset(a)
+      return putChecked(checked)
     },
     reset: () => overlay.reset(),
   }
