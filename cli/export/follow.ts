@@ -1,11 +1,10 @@
-import type { FollowEnd, FollowSeries, FollowSeriesId, MarketCandles } from '../../src/index.js'
+import type { FollowEnd, FollowSeries, FollowSeriesId, FollowState, MarketCandles } from '../../src/index.js'
 import type { ExportArgs } from './args.js'
 import type { FollowReporter } from './progress/index.js'
 import type { RunTotals } from './runner.js'
-import { sleep } from '../../src/internal/abort.js'
 import type { ExportState } from './metrics/export-state.js'
 import { seriesKey } from './metrics/series-key.js'
-import { isTransient, outageReason } from './outage/transient-error.js'
+import { outageReason } from './outage/transient-error.js'
 import type { OutageWatch } from './outage/outage-watch.js'
 import { seriesLabel, type Series } from './series.js'
 import type { AnyCandle, Sink } from './sinks/index.js'
@@ -54,25 +53,19 @@ export interface FollowContext {
   outages: OutageWatch
 }
 
-/** Waits before following again after the follow failed for good, doubling up to this (wall ms). */
-export const RESTART_MAX_MS = 5_000
-
 /**
  * `export --follow`, once the history is written: follows every planned series with the SDK's
  * `followMany` (one limiter, polls spread, clock-driven), from right after each one's last stored
  * candle, and writes each page as it comes, whole, before taking the next. Resolves when every
  * series has ended (its exchange closed, or --end was reached); `signal` stops it after the page in
- * hand. An outage of any length is waited out: when the follow fails for good on a transient error
- * (the service unreachable, 5xx, 429s past the client's bound) it starts again after a backoff (1 s
- * doubling to {@link RESTART_MAX_MS}) from the output's last candles, as a rerun would. Other
- * errors end it. Resuming needs nothing more than the output: the next run starts after its last candles.
+ * hand. An outage of any length is waited out by the SDK (`maxOutageMs` unbounded): its state
+ * changes feed the outage lines (retrying: one starts; live again: it is over). Other errors end
+ * it. Resuming needs nothing more than the output: the next run starts after its last candles.
  */
 export async function followAll(ctx: FollowContext): Promise<FollowEnd[]> {
   const { client, planned, args, sink, reporter, signal, totals, state, outages } = ctx
   const ends: FollowEnd[] = []
-  const ended = new Set<Series>()
   const endSeries = (series: Series, end: FollowEnd) => {
-    ended.add(series)
     ends.push(end)
     reporter.seriesEnded(end.message)
     const key = seriesKey(series)
@@ -80,52 +73,63 @@ export async function followAll(ctx: FollowContext): Promise<FollowEnd[]> {
     if (figures) figures.ended = end.reason
     outages.ended(key)
   }
-  let restartMs = 1000
-  for (;;) {
-    const byId = new Map<string, Series>()
-    const list: FollowSeries[] = []
-    for (const series of planned) {
-      if (ended.has(series)) continue
-      const last = sink.lastStored(series)
-      const start = last === undefined ? (args.start ?? series.first) : last + 1
-      const follow = followSeries(series, start, args.end)
-      // Stored up to --end already (a rerun after the follow ended): nothing is left to follow.
-      if (args.end !== undefined && start > args.end) {
-        const message = `${seriesLabel(series)} is stored up to --end ${new Date(args.end).toISOString()}: nothing left to follow`
-        endSeries(series, { series: { endpoint: follow.endpoint, interval: series.interval, base: series.base, quote: series.quote }, reason: 'end', message })
-        continue
-      }
-      byId.set(idKey({ endpoint: follow.endpoint, source: series.source, interval: series.interval, base: series.base, quote: series.quote }), series)
-      list.push(follow)
+  const byId = new Map<string, Series>()
+  const list: FollowSeries[] = []
+  for (const series of planned) {
+    const last = sink.lastStored(series)
+    const start = last === undefined ? (args.start ?? series.first) : last + 1
+    const follow = followSeries(series, start, args.end)
+    // Stored up to --end already (a rerun after the follow ended): nothing is left to follow.
+    if (args.end !== undefined && start > args.end) {
+      const message = `${seriesLabel(series)} is stored up to --end ${new Date(args.end).toISOString()}: nothing left to follow`
+      endSeries(series, { series: { endpoint: follow.endpoint, interval: series.interval, base: series.base, quote: series.quote }, reason: 'end', message })
+      continue
     }
-    if (list.length === 0) return ends
-    const live = client.followMany(list, { signal, ...(ctx.serviceNow === undefined ? {} : { now: ctx.serviceNow }) })
-    state.serviceNow = ctx.serviceNow ?? (() => live.serviceNow())
-    state.followingSince ??= performance.now()
-    outages.following([...byId.values()].map(seriesKey), (key) => atEdge(state, key))
-    try {
-      for await (const page of live.pages()) {
-        const id = page.series
-        const series = byId.get(idKey({ ...id, source: id.exchange ?? id.method }))!
-        if (page.candles.length > 0) {
-          const candles: readonly AnyCandle[] = page.candles
-          await sink.write(series, candles)
-          totals.candles += candles.length
-          totals.pages++
-          reporter.pageWritten(seriesLabel(series), candles.length, candles.at(-1)!.close_ts, page.lagMs)
-          outages.pageWritten(seriesKey(series), candles.length)
-          restartMs = 1000
-        }
-        if (page.ended) endSeries(series, page.ended)
-      }
-      return ends
-    } catch (error) {
-      if (signal.aborted || !isTransient(error)) throw error
-      outages.failure(outageReason(error), true)
-      await sleep(restartMs, signal)
-      restartMs = Math.min(2 * restartMs, RESTART_MAX_MS)
-    }
+    byId.set(idKey({ endpoint: follow.endpoint, source: series.source, interval: series.interval, base: series.base, quote: series.quote }), series)
+    list.push(follow)
   }
+  if (list.length === 0) return ends
+  const live = client.followMany(list, {
+    signal,
+    maxOutageMs: Infinity,
+    onStateChange: (followState) => reportState(followState, outages),
+    ...(ctx.serviceNow === undefined ? {} : { now: ctx.serviceNow }),
+  })
+  state.serviceNow = ctx.serviceNow ?? (() => live.serviceNow())
+  state.followStatuses = () => live.seriesStates().map((s) => ({ key: seriesKey(sourceOf(s.series)), status: s.status }))
+  state.followingSince ??= performance.now()
+  outages.following([...byId.values()].map(seriesKey), (key) => atEdge(state, key))
+  for await (const page of live.pages()) {
+    const id = page.series
+    const series = byId.get(idKey({ ...id, source: id.exchange ?? id.method }))!
+    if (page.candles.length > 0) {
+      const candles: readonly AnyCandle[] = page.candles
+      await sink.write(series, candles)
+      totals.candles += candles.length
+      totals.pages++
+      reporter.pageWritten(seriesLabel(series), candles.length, candles.at(-1)!.close_ts, page.lagMs)
+      outages.pageWritten(seriesKey(series), candles.length)
+    }
+    if (page.ended) endSeries(series, page.ended)
+  }
+  return ends
+}
+
+/** The follow's overall state as outage lines: retrying starts an outage, catching up or live means the service answers, live ends it. */
+function reportState(followState: FollowState, outages: OutageWatch): void {
+  // A throw here would end the follow: the lines are never worth that.
+  try {
+    if (followState.status === 'retrying') outages.failure(outageReason(followState.lastError), true)
+    else if (followState.status === 'catching-up') outages.answered()
+    else if (followState.status === 'live') outages.live()
+  } catch {
+    // ignored: see above
+  }
+}
+
+/** A series id of the SDK as the metrics' key takes it. */
+function sourceOf(id: FollowSeriesId): Pick<Series, 'kind' | 'source' | 'interval' | 'base' | 'quote'> {
+  return { kind: id.endpoint === 'exchange_ohlcv' ? 'exchange' : 'aggregated', source: id.exchange ?? id.method, interval: id.interval, base: id.base, quote: id.quote }
 }
 
 /**

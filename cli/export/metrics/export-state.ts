@@ -38,6 +38,8 @@ export class ExportState {
   lastWriteAt: number | undefined
   /** The service's time (epoch ms) as the follow knows it; undefined until the follow starts. */
   serviceNow: (() => number) | undefined
+  /** The follow's status per series (the SDK's seriesStates); undefined until the follow starts. */
+  followStatuses: (() => Array<{ key: string; status: string }>) | undefined
   /** Set while Redis fails and requests pause: since when (performance.now()). */
   redisDownSince: number | undefined
   /** Seconds Redis failed, over finished spells. */

@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net'
 import type { ExportState } from './export-state.js'
 import { judgeHealth } from './health.js'
 
+const FOLLOW_STATUSES = ['catching-up', 'live', 'retrying', 'ended'] as const
+
 /** A running metrics endpoint; `close` stops it. */
 export interface MetricsServer {
   /** `http://HOST:PORT/metrics` */
@@ -52,6 +54,18 @@ export async function startMetricsServer(state: ExportState, host: string, port:
     collect() {
       this.reset()
       for (const s of series()) this.set({ series: s.key }, s.ended === undefined ? 0 : 1)
+    },
+  })
+  new prom.Gauge({
+    name: 'market_candles_follow_status',
+    help: "The follow's status per series: 1 for the one it is in (catching-up, live, retrying, ended), 0 for the others.",
+    labelNames: ['series', 'status'],
+    registers: [registry],
+    collect() {
+      this.reset()
+      for (const { key, status } of state.followStatuses?.() ?? []) {
+        for (const each of FOLLOW_STATUSES) this.set({ series: key, status: each }, each === status ? 1 : 0)
+      }
     },
   })
   new prom.Counter({

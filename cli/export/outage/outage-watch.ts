@@ -97,6 +97,13 @@ export class OutageWatch {
     this.#maybeOver()
   }
 
+  /** The follow is live again (the SDK's state): every series has caught up. */
+  live(): void {
+    this.answered()
+    this.#outage?.pending.clear()
+    this.#maybeOver()
+  }
+
   /** A page of `label` was written; `atEdge` once its series is caught up. */
   pageWritten(label: string, candles: number): void {
     const outage = this.#outage
