@@ -37,6 +37,11 @@ describe('the SDK bundle for the browser', () => {
   const ENTRY = pkg.exports['.'].import.default as string
   const built = bundle(`export { createClient } from '${ENTRY}'`)
 
+  test('holds nothing of the CLI: no prom-client, no metrics server', () => {
+    expect(built.minified).not.toContain('prom-client')
+    expect(built.minified).not.toContain('market_candles_')
+  })
+
   test(`import { createClient } from 'market-candles', minified and gzipped, stays within 18 KB (${BUDGET_BYTES} bytes)`, () => {
     expect(built.gzipBytes).toBeLessThanOrEqual(BUDGET_BYTES)
   })
