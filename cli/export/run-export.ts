@@ -224,16 +224,19 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
     state.plan(stored, (s) => opened.lastStored(s))
     sink = countedSink(sink, (series, candles, newestClose) => state.written(series, candles, newestClose))
     if (args.follow) sink = trackLastWritten(sink)
+    let historyCut = false
     try {
       await exportAll(client, planned, args, sink, reporter, controller.signal, totals, coverage)
     } catch (error) {
       // --follow: an outage during the history is waited out too; the follow catches the rest up.
       if (!args.follow || controller.signal.aborted || !isTransient(error)) throw error
       outages!.failure(outageReason(error), true)
+      historyCut = true
     }
     if (args.follow) {
       reporter.stop()
-      if (!args.quiet) say(`export: history written (${totals.candles} candles); following ${planned.length} series as new candles close. Ctrl-C or SIGTERM stops; the same command resumes.`)
+      const history = historyCut ? `history cut short by the outage (${totals.candles} candles written); the follow catches up the rest and` : `history written (${totals.candles} candles);`
+      if (!args.quiet) say(`export: ${history} following ${planned.length} series as new candles close. Ctrl-C or SIGTERM stops; the same command resumes.`)
       const follow = followReporter({ meter, stream: io.stderr, intervalSeconds: args.progressInterval, tty: io.stderrIsTTY, quiet: args.quiet, series: planned.length, outage: () => outages?.failing })
       try {
         await followAll({ client, planned, args, sink, reporter: follow, signal: controller.signal, totals, serviceNow, state, outages: outages! })
