@@ -31,7 +31,7 @@ export interface FollowerOutcome {
   differences: string[]
   /** Wall ms from the faults cleared to every series live; undefined when it never was (within 60 s). */
   catchUpMs: number | undefined
-  /** A secret the follower was given (API key, database password) that its stderr holds: must stay empty. */
+  /** Secrets the follower was given (API key, database password) found in its stderr or its /metrics: must stay empty. */
   leaked: string[]
 }
 
@@ -127,6 +127,9 @@ export async function runChaosRound(options: { seed: number; chaosMs: number; po
       while (f.cli.child.exitCode === null && Date.now() < cleared + 60_000 && (lag = await maxLag(f.metricsUrl)) > LIVE_LAG_S) await new Promise((r) => setTimeout(r, 250))
       catchUp.set(f, lag <= LIVE_LAG_S ? Date.now() - cleared : undefined)
     }
+    // No secret in any metric's label or value either.
+    const scraped = new Map<Follower, string>()
+    for (const f of followers) scraped.set(f, await fetch(f.metricsUrl).then((r) => r.text(), () => ''))
     for (const f of followers) if (f.cli.child.exitCode === null) f.cli.child.kill('SIGTERM')
     for (const f of followers) {
       const r: CliResult = await f.cli.result
@@ -136,7 +139,7 @@ export async function runChaosRound(options: { seed: number; chaosMs: number; po
         stderr: r.stderr,
         differences: await outputDifferences(serve.url, f.key, await f.rows(), CHAOS_PAIRS, START),
         catchUpMs: catchUp.get(f),
-        leaked: f.secrets.filter((secret) => r.stderr.includes(secret)).map((s) => `${s.slice(0, 3)}…`),
+        leaked: f.secrets.filter((secret) => r.stderr.includes(secret) || scraped.get(f)!.includes(secret)).map((s) => `${s.slice(0, 3)}…`),
       })
     }
     return { seed, log, followers: outcomes, kills }
