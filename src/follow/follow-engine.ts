@@ -187,7 +187,7 @@ export async function* followPages<C extends Candle>(
         }
         const since = state.status.outageSince ?? now
         if (now - since >= maxOutageMs) throw error
-        board.fail(state.status, error as Error, now)
+        board.set(state.status, 'retrying', now, error as Error)
         state.retryDue = Math.min(now + outageDelayMs(state.status.attempts), since + maxOutageMs)
         // A walk that threw is over: the catch-up starts again from the last candle fetched.
         void state.history?.return?.(undefined)?.catch(() => {})

@@ -43,7 +43,7 @@ export function firstAsk(d: PublishDelay): number {
  * bracket, its middle; past it (late, or the delay grew), 250 ms later, then 4x as far past each time.
  */
 export function retryAsk(d: PublishDelay, missed: number): number {
-  if (missed < d.hi - narrow(d)) return Math.max(missed + PUBLISH_MARGIN_MS, (missed + d.hi) / 2)
+  if (d.hi !== Infinity && missed < d.hi - narrow(d)) return Math.max(missed + PUBLISH_MARGIN_MS, (missed + d.hi) / 2)
   return missed + Math.max(LATE_FIRST_MS, 3 * (missed - (d.hi === Infinity ? 0 : d.hi)))
 }
 
