@@ -140,8 +140,8 @@ export async function* followPages<C extends Candle>(
     })
   }
 
-  board.begin(time.now())
   try {
+    board.begin(time.now())
     let active = states.slice()
     while (active.length > 0) {
       if (exchangesWanted && !exchangesBusy && waiter.remaining(exchangesDue) <= 0) {
