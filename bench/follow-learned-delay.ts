@@ -3,8 +3,9 @@
  * and asks just after it. At clock rate 1 (real time: about 7 minutes):
  *
  * a. 3 `1m` series on `serve --publish-delay 0` and 3 on `serve --publish-delay 1500`, each
- *    followed by a client of its own that learns the service's time from the `Date` header (no
- *    `now`): the lag from when each candle became available (its close plus the publish delay, on
+ *    followed twice, by clients of their own: one learning the service's time from the `Date`
+ *    header (no `now`, as in production), one given it (`now`, from `GET /_mock/clock`, as tests
+ *    do). The lag from when each candle became available (its close plus the publish delay, on
  *    the service's clock read from `GET /_mock/clock`) to its delivery, and requests per series
  *    per interval once learnt (the first LEARNING candles after the start are the learning).
  *    Beside each series, its median round trip (the goal is 300 ms plus one).
@@ -27,10 +28,14 @@ const INTERVALS = 6
 const LEARNING = 2
 const LAG_MARGIN_MS = 300
 const MAX_REQUESTS = 1.05
+const CLOCKS: ClockSource[] = ['Date', 'now']
+
+type ClockSource = 'Date' | 'now'
 
 interface SeriesRun {
   pair: string
   publishDelayMs: number
+  clock: ClockSource
   /** Lag after availability of each steady candle (ms, service time). */
   lagsMs: number[]
   learningRequests: number
@@ -40,7 +45,7 @@ interface SeriesRun {
   settleMs: number
 }
 
-async function followOne(server: ChildServer, pair: string, publishDelayMs: number, truth: () => number, end: number): Promise<SeriesRun> {
+async function followOne(server: ChildServer, pair: string, publishDelayMs: number, clock: ClockSource, truth: () => number, end: number): Promise<SeriesRun> {
   const [base, quote] = pair.split('/') as [string, string]
   let requests = 0
   const rtts: number[] = []
@@ -52,8 +57,8 @@ async function followOne(server: ChildServer, pair: string, publishDelayMs: numb
       onResponse: (e) => void (e.endpoint === 'exchange_ohlcv' && rtts.push(e.durationMs)),
     },
   })
-  const run: SeriesRun = { pair, publishDelayMs, lagsMs: [], learningRequests: 0, steadyRequests: 0, steadyCandles: 0, rttMs: 0, settleMs: 0 }
-  const live = client.exchangeOhlcvFollow({ exchange: 'bitstamp', interval: '1m', base, quote, end })
+  const run: SeriesRun = { pair, publishDelayMs, clock, lagsMs: [], learningRequests: 0, steadyRequests: 0, steadyCandles: 0, rttMs: 0, settleMs: 0 }
+  const live = client.exchangeOhlcvFollow({ exchange: 'bitstamp', interval: '1m', base, quote, end }, clock === 'now' ? { now: truth } : {})
   let n = 0
   for await (const candle of live) {
     const available = Date.parse(candle.close_ts) + publishDelayMs
@@ -89,7 +94,7 @@ export async function measureFollowLearnedDelay(): Promise<LearnedDelayBench> {
     const truths = await Promise.all(servers.map((s) => serviceClockOf(s.url, 1)))
     const runs = DELAYS.flatMap((d, i) => {
       const end = Math.ceil(truths[i]!() / MIN) * MIN + INTERVALS * MIN
-      return PAIRS.map((p) => followOne(servers[i]!, p, d, truths[i]!, end))
+      return CLOCKS.flatMap((c) => PAIRS.map((p) => followOne(servers[i]!, p, d, c, truths[i]!, end)))
     })
     const [series, many] = await Promise.all([Promise.all(runs), followMany(manyServer, undefined)])
     return { series, many, ...tableOf(series, many) }
@@ -102,8 +107,8 @@ const perInterval = (r: SeriesRun) => r.steadyRequests / r.steadyCandles
 
 function tableOf(series: SeriesRun[], many: ManyRun): { rows: BenchRow[]; pass: boolean } {
   const rows: BenchRow[] = []
-  for (const d of DELAYS) {
-    const runs = series.filter((r) => r.publishDelayMs === d)
+  for (const d of DELAYS) for (const clock of CLOCKS) {
+    const runs = series.filter((r) => r.publishDelayMs === d && r.clock === clock)
     const lags = runs.map((r) => median(r.lagsMs))
     // Each series against its own goal: 300 ms plus its round trip.
     const over = runs.map((r) => median(r.lagsMs) - r.rttMs)
@@ -112,7 +117,7 @@ function tableOf(series: SeriesRun[], many: ManyRun): { rows: BenchRow[]; pass: 
     const o = spread(over)
     const req = spread(runs.map(perInterval))
     rows.push({
-      figure: `learnt settle, publish delay ${d} ms, ${runs.length} 1m series (clock 1x, service time from Date): median lag after a candle became available ${fmt(median(lags), 0)} ms (${fmt(lag.low, 0)}–${fmt(lag.high, 0)}), less a round trip (median ${fmt(rtt, 0)} ms) ${fmt(median(over), 0)} ms (${fmt(o.low, 0)}–${fmt(o.high, 0)})`,
+      figure: `learnt settle, publish delay ${d} ms, ${runs.length} 1m series (clock 1x, service time ${clock === 'Date' ? 'from Date headers' : 'given (now)'}): median lag after a candle became available ${fmt(median(lags), 0)} ms (${fmt(lag.low, 0)}–${fmt(lag.high, 0)}), less a round trip (median ${fmt(rtt, 0)} ms) ${fmt(median(over), 0)} ms (${fmt(o.low, 0)}–${fmt(o.high, 0)})`,
       goal: `<= ${LAG_MARGIN_MS} ms + 1 round trip`,
       verdict: verdictOf(o.low, o.high, LAG_MARGIN_MS, true),
     })
@@ -136,7 +141,7 @@ export function reportFollowLearnedDelay(r: LearnedDelayBench): string[] {
     `follow-learned-delay. A follow without settleMs learns the publish delay (clock 1x, ${INTERVALS} intervals, the first ${LEARNING} learning)`,
     ...r.series.map(
       (s) =>
-        `  delay ${s.publishDelayMs} ms, ${s.pair}: lags after availability ${s.lagsMs.map((x) => fmt(x, 0)).join(', ')} ms; rtt ${fmt(s.rttMs, 0)} ms; requests ${s.learningRequests} learning + ${s.steadyRequests} for ${s.steadyCandles} candles; settle ${s.settleMs} ms`,
+        `  delay ${s.publishDelayMs} ms, ${s.clock}, ${s.pair}: lags after availability ${s.lagsMs.map((x) => fmt(x, 0)).join(', ')} ms; rtt ${fmt(s.rttMs, 0)} ms; requests ${s.learningRequests} learning + ${s.steadyRequests} for ${s.steadyCandles} candles; settle ${s.settleMs} ms`,
     ),
     `  followMany: ${r.many.series} series, ${r.many.candles} candles after the first boundary in ${fmt(r.many.wallMs / 1000, 1)} s, every series complete: ${r.many.everySeriesComplete}`,
     ...r.rows.map((row) => `  ${row.figure} [goal ${row.goal || '-'}: ${row.verdict}]`),

@@ -11,8 +11,6 @@ import { afterCandles, afterEmpty, afterMiss, nextCloseNotDue, type Schedule } f
 import type { SeriesPosition } from './series-position.js'
 import { ServiceTimeWaiter } from './service-clock.js'
 
-/** Settle delay of the late-candle backoff when the follow's options give none (the first poll's offset is learnt). */
-export const DEFAULT_SETTLE_MS = 2000
 /** Requests in flight when the follow's options give no `concurrency`. */
 export const DEFAULT_FOLLOW_CONCURRENCY = 8
 
