@@ -24,6 +24,7 @@ import { formatTable, markdownTable, type BenchRow, type TableRow } from './tabl
 import { measureUncoordinatedClients, reportUncoordinatedClients, tableUncoordinatedClients } from './uncoordinated-clients.js'
 import { measureCandleWalkCpu, reportCandleWalkCpu, tableCandleWalkCpu } from './candle-walk-cpu.js'
 import { measureFollow, reportFollow } from './follow.js'
+import { measureFollowLearnedDelay, reportFollowLearnedDelay } from './follow-learned-delay.js'
 import { measureConformance, reportConformance } from './conformance.js'
 import { measureRedisWorkers, reportRedisWorkers, tableRedisWorkers } from './redis-workers.js'
 import { measureWalkCpu, reportWalkCpu, tableWalkCpu } from './walk-cpu.js'
@@ -53,6 +54,7 @@ const SECTIONS = [
   define('5', measureMswVsServer, reportMswVsServer, (r) => r.rows),
   define('6', measureExport, reportExport, (r) => r.rows),
   define('follow', measureFollow, reportFollow, (r) => r.rows),
+  define('follow-learned-delay', measureFollowLearnedDelay, reportFollowLearnedDelay, (r) => r.rows),
   define('analyse', measureAnalyse, reportAnalyse, (r) => r.rows),
   define('journal', measureJournalCost, reportJournalCost, (r) => r.rows),
   define('7', measureConformance, reportConformance, (r) => r.rows),

@@ -11,8 +11,6 @@ import { afterCandles, afterEmpty, afterMiss, nextCloseNotDue, type Schedule } f
 import type { SeriesPosition } from './series-position.js'
 import { ServiceTimeWaiter } from './service-clock.js'
 
-/** Settle delay of the late-candle backoff when the follow's options give none (the first poll's offset is learnt). */
-export const DEFAULT_SETTLE_MS = 2000
 /** Requests in flight when the follow's options give no `concurrency`. */
 export const DEFAULT_FOLLOW_CONCURRENCY = 8
 
@@ -140,8 +138,8 @@ export async function* followPages<C extends Candle>(
     })
   }
 
-  board.begin(time.now())
   try {
+    board.begin(time.now())
     let active = states.slice()
     while (active.length > 0) {
       if (exchangesWanted && !exchangesBusy && waiter.remaining(exchangesDue) <= 0) {
@@ -187,7 +185,7 @@ export async function* followPages<C extends Candle>(
         }
         const since = state.status.outageSince ?? now
         if (now - since >= maxOutageMs) throw error
-        board.fail(state.status, error as Error, now)
+        board.set(state.status, 'retrying', now, error as Error)
         state.retryDue = Math.min(now + outageDelayMs(state.status.attempts), since + maxOutageMs)
         // A walk that threw is over: the catch-up starts again from the last candle fetched.
         void state.history?.return?.(undefined)?.catch(() => {})

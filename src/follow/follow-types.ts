@@ -42,7 +42,7 @@ export interface FollowOptions extends RequestOptions {
    * follow learns each series' publish delay from its own polls (the last poll that found no
    * candle, the first that found it) and asks just after it: a candle arrives about 100 ms plus a
    * round trip after it becomes available, at one request per series per interval in steady
-   * state. Given, it is fixed, as before 0.3. A candle not there yet is asked for again with a
+   * state. Given, it is fixed, as before 0.2. A candle not there yet is asked for again with a
    * backoff inside its interval.
    * @default learnt per series
    * @example

@@ -21,7 +21,7 @@ export function checkFollowOptions(options: FollowOptions | undefined, where: st
     throw new RangeError(`concurrency must be an integer from 1 to 64, got ${String(concurrency)}`)
   }
   if (maxOutageMs !== undefined && !(typeof maxOutageMs === 'number' && maxOutageMs >= 0)) {
-    throw new RangeError(`maxOutageMs must be a number of milliseconds from 0 to Infinity, got ${String(maxOutageMs)}`)
+    throw new RangeError(`maxOutageMs must be a number >= 0 (ms, or Infinity), got ${String(maxOutageMs)}`)
   }
   if (onStateChange !== undefined && typeof onStateChange !== 'function') throw new TypeError('onStateChange must be a function')
   return checked

@@ -3,7 +3,7 @@
  * follow's own polls; pure functions over a small record. Offsets are service-time ms after the
  * close. A poll that found no candle proves the delay is more than its send offset; one that found
  * it proves the delay is at most its receive offset. The follow asks just after the bracket's low
- * end, bisects a wide bracket, and now and then lowers the low end to notice a shorter delay.
+ * end, narrows a wide bracket candle by candle, and now and then lowers the low end to notice a shorter delay.
  */
 
 /** What a series has learnt of its publish delay. */
@@ -33,9 +33,12 @@ export const unlearnt = (): PublishDelay => ({ lo: 0, hi: Infinity, clean: 0, pr
 /** The width under which a bracket is not bisected further. */
 const narrow = (d: PublishDelay) => 2 * PUBLISH_MARGIN_MS + d.rtt
 
-/** When to ask first for the next candle, as an offset after its close. */
+/**
+ * When to ask first for the next candle, as an offset after its close: a third into a wide bracket
+ * (a hit, which costs nothing, then narrows it to a third), else just past its low end.
+ */
 export function firstAsk(d: PublishDelay): number {
-  return d.hi - d.lo > narrow(d) && d.hi !== Infinity ? (d.lo + d.hi) / 2 : d.lo + PUBLISH_MARGIN_MS
+  return d.hi - d.lo > narrow(d) && d.hi !== Infinity ? d.lo + (d.hi - d.lo) / 3 : d.lo + PUBLISH_MARGIN_MS
 }
 
 /**
@@ -43,7 +46,7 @@ export function firstAsk(d: PublishDelay): number {
  * bracket, its middle; past it (late, or the delay grew), 250 ms later, then 4x as far past each time.
  */
 export function retryAsk(d: PublishDelay, missed: number): number {
-  if (missed < d.hi - narrow(d)) return Math.max(missed + PUBLISH_MARGIN_MS, (missed + d.hi) / 2)
+  if (d.hi !== Infinity && missed < d.hi - narrow(d)) return Math.max(missed + PUBLISH_MARGIN_MS, (missed + d.hi) / 2)
   return missed + Math.max(LATE_FIRST_MS, 3 * (missed - (d.hi === Infinity ? 0 : d.hi)))
 }
 
