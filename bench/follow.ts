@@ -93,8 +93,14 @@ async function pollNaively(url: string, pair: string, key: string, now: () => nu
 
 const perInterval = (r: SeriesRun) => r.requests / r.candles
 
+/** A reference server with 500 listings, its clock shifted from the machine's by months (at wall speed, one second after a minute's close). */
+export function startManyServer(): Promise<ChildServer> {
+  const shifted = new Date(Math.floor(Date.now() / MIN) * MIN - 200 * 86_400_000 + 1_000).toISOString()
+  return startChildServer('reference server (500 listings, shifted clock)', [CLI, 'serve', '--port', '0', '--data', manyListingsFile(), '--now', shifted, '--clock-rate', '1'])
+}
+
 /** 500 listings on one exchange, for `serve --data`. */
-function manyListingsFile(): string {
+export function manyListingsFile(): string {
   const assets = [{ name: 'US Dollar', asset_type: 'FIAT', ticker: 'USD' }, ...Array.from({ length: MANY }, (_, i) => ({ name: `Coin ${i}`, asset_type: 'CRYPTO', ticker: `C${String(i).padStart(3, '0')}` }))]
   const listings = assets.slice(1).map((a, i) => ({ exchange: 'bench', base: a.ticker, quote: 'USD', listed: '2025-01-01T00:00:00Z', price: 10 + i, volatility: 1, volumePerMinute: 100 }))
   const file = join(mkdtempSync(join(tmpdir(), 'market-candles-follow-')), 'many.json')
@@ -102,7 +108,7 @@ function manyListingsFile(): string {
   return file
 }
 
-interface ManyRun {
+export interface ManyRun {
   series: number
   candles: number
   lagsMs: number[]
@@ -111,7 +117,8 @@ interface ManyRun {
   wallMs: number
 }
 
-async function followMany(server: ChildServer): Promise<ManyRun> {
+/** 500 `1m` series in one followMany for two intervals: with the given settle delay, or learning it (undefined). */
+export async function followMany(server: ChildServer, settleMs: number | undefined = SETTLE_MS): Promise<ManyRun> {
   const truth = await serviceClockOf(server.url, 1)
   // Started just after a boundary: the first minute catches every series up to its latest candle.
   const firstBoundary = Math.ceil(truth() / MIN) * MIN
@@ -122,7 +129,7 @@ async function followMany(server: ChildServer): Promise<ManyRun> {
   const started = performance.now()
   const lagsMs: number[] = []
   const perSeries = new Map<object, number>()
-  const live = client.followMany(series, { settleMs: SETTLE_MS })
+  const live = client.followMany(series, settleMs === undefined ? {} : { settleMs })
   for await (const { series: s, candle } of live) {
     const t = Date.parse(candle.close_ts)
     perSeries.set(s, (perSeries.get(s) ?? 0) + 1)
@@ -163,9 +170,7 @@ export async function measureFollow(): Promise<FollowBench> {
   const NOW = '2026-06-01T00:00:01Z'
   const fast = await startChildServer('reference server (clock 2x)', [CLI, 'serve', '--port', '0', '--now', NOW, '--clock-rate', String(FAST_RATE)])
   const delayedServer = await startChildServer('reference server (clock 2x, publish delay)', [CLI, 'serve', '--port', '0', '--now', NOW, '--clock-rate', String(FAST_RATE), '--publish-delay', String(PUBLISH_DELAY_MS)])
-  // Shifted from the machine's clock by months, running at wall speed, one second after a minute's close.
-  const shifted = new Date(Math.floor(Date.now() / MIN) * MIN - 200 * 86_400_000 + 1_000).toISOString()
-  const manyServer = await startChildServer('reference server (500 listings, shifted clock)', [CLI, 'serve', '--port', '0', '--data', manyListingsFile(), '--now', shifted, '--clock-rate', '1'])
+  const manyServer = await startManyServer()
   try {
     const fastNow = await serviceClockOf(fast.url, FAST_RATE)
     const delayedNow = await serviceClockOf(delayedServer.url, FAST_RATE)

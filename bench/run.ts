@@ -24,11 +24,13 @@ import { formatTable, markdownTable, type BenchRow, type TableRow } from './tabl
 import { measureUncoordinatedClients, reportUncoordinatedClients, tableUncoordinatedClients } from './uncoordinated-clients.js'
 import { measureCandleWalkCpu, reportCandleWalkCpu, tableCandleWalkCpu } from './candle-walk-cpu.js'
 import { measureFollow, reportFollow } from './follow.js'
+import { measureFollowLearnedDelay, reportFollowLearnedDelay } from './follow-learned-delay.js'
 import { measureConformance, reportConformance } from './conformance.js'
 import { measureRedisWorkers, reportRedisWorkers, tableRedisWorkers } from './redis-workers.js'
 import { measureWalkCpu, reportWalkCpu, tableWalkCpu } from './walk-cpu.js'
 import { measureLoadExport, reportLoadExport } from './load-export.js'
 import { measureArrangedData, reportArrangedData } from './arranged-data.js'
+import { measureChaosFollow, reportChaosFollow } from './chaos-follow.js'
 
 interface Section {
   id: string
@@ -54,6 +56,7 @@ const SECTIONS = [
   define('5', measureMswVsServer, reportMswVsServer, (r) => r.rows),
   define('6', measureExport, reportExport, (r) => r.rows),
   define('follow', measureFollow, reportFollow, (r) => r.rows),
+  define('follow-learned-delay', measureFollowLearnedDelay, reportFollowLearnedDelay, (r) => r.rows),
   define('analyse', measureAnalyse, reportAnalyse, (r) => r.rows),
   define('journal', measureJournalCost, reportJournalCost, (r) => r.rows),
   define('7', measureConformance, reportConformance, (r) => r.rows),
@@ -61,6 +64,7 @@ const SECTIONS = [
   define('walk-cpu', measureWalkCpu, reportWalkCpu, tableWalkCpu),
   define('load-export', measureLoadExport, reportLoadExport, (r) => r.rows),
   define('arranged', measureArrangedData, reportArrangedData, (r) => r.rows),
+  define('chaos-follow', measureChaosFollow, reportChaosFollow, (r) => r.rows),
 ]
 
 const args = process.argv.slice(2)

@@ -10,6 +10,8 @@ export const EXIT = {
   usage: 2,
   /** Interrupted by SIGINT (Ctrl-C) after finishing the page in hand; the same command resumes. */
   interrupted: 130,
+  /** Stopped by SIGTERM before an export without --follow was done (128 + 15); the same command resumes. `export --follow` exits 0 on SIGTERM. */
+  terminated: 143,
   /** stdout closed by its reader (`... --out - | head`), as a shell reports a SIGPIPE death. */
   brokenPipe: 141,
 } as const

@@ -53,7 +53,7 @@ export { resample, ResampleError } from './analysis/index.js'
 export type { ResampleOptions, ResampledCandle, BucketFill } from './analysis/index.js'
 
 // Following the newest candles: follows come from the client's methods, so only their types are public
-export type { CandleFollow, FollowMany, FollowCursor, FollowManyCursor, FollowEnd, FollowEvent, FollowOptions, FollowPage, FollowSeries, FollowSeriesId } from './follow/index.js'
+export type { CandleFollow, FollowMany, FollowCursor, FollowManyCursor, FollowEnd, FollowEvent, FollowOptions, FollowPage, FollowSeries, FollowSeriesId, FollowSeriesState, FollowState, FollowStatus } from './follow/index.js'
 
 // Client-side rate limiting, shareable between the clients of one account
 export { RateLimiter } from './rate-limit/rate-limiter.js'

@@ -12,10 +12,11 @@ import { describe, expect, test } from 'vitest'
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const pkg = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8'))
 /**
- * 18 KB, in esbuild's units (1 KB = 1024 bytes): well inside 20 KB however a KB is counted. It was
- * 16 KB until the client gained the follow methods (3.7 KB gzip of it) beside walk gaps.
+ * 19 KB, in esbuild's units (1 KB = 1024 bytes): well inside 20 KB however a KB is counted. It was
+ * 16 KB until the client gained the follow methods (3.7 KB gzip of it) beside walk gaps, and 18 KB
+ * until follows rode out outages, told their state and learnt the publish delay (1.4 KB of it).
  */
-const BUDGET_BYTES = 18 * 1024
+const BUDGET_BYTES = 19 * 1024
 
 function bundle(contents: string): { minified: string; gzipBytes: number } {
   const { outputFiles } = buildSync({
@@ -37,7 +38,12 @@ describe('the SDK bundle for the browser', () => {
   const ENTRY = pkg.exports['.'].import.default as string
   const built = bundle(`export { createClient } from '${ENTRY}'`)
 
-  test(`import { createClient } from 'market-candles', minified and gzipped, stays within 18 KB (${BUDGET_BYTES} bytes)`, () => {
+  test('holds nothing of the CLI: no prom-client, no metrics server', () => {
+    expect(built.minified).not.toContain('prom-client')
+    expect(built.minified).not.toContain('market_candles_')
+  })
+
+  test(`import { createClient } from 'market-candles', minified and gzipped, stays within 19 KB (${BUDGET_BYTES} bytes)`, () => {
     expect(built.gzipBytes).toBeLessThanOrEqual(BUDGET_BYTES)
   })
 

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { buildSync } from 'esbuild'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 
@@ -43,6 +43,20 @@ describe('the built package (npm test builds it first)', () => {
     const browserEntry = readFileSync(`${ROOT}/dist/mocks/browser.js`, 'utf8')
     expect(browserEntry).toMatch(/from ["']msw\/browser["']/)
     expect(browserEntry).not.toMatch(/from ["']msw\/node["']|from ["']node:/)
+  })
+
+  test('prom-client is the CLI\'s alone: imported dynamically (for export --metrics-port only), never by the SDK entries', () => {
+    expect(pkg.dependencies['prom-client']).toBeDefined()
+    for (const file of ['dist/index.js', 'dist/index.cjs', 'dist/schemas.js', 'dist/redis.js', 'dist/mocks/index.js', 'dist/mocks/server.js', 'dist/mocks/browser.js']) {
+      expect(readFileSync(`${ROOT}/${file}`, 'utf8'), file).not.toContain('prom-client')
+    }
+    const mentions = readdirSync(`${ROOT}/dist`).filter((f) => f.endsWith('.js') && readFileSync(`${ROOT}/dist/${f}`, 'utf8').includes('prom-client'))
+    expect(mentions.length).toBeGreaterThan(0)
+    for (const file of mentions) {
+      const text = readFileSync(`${ROOT}/dist/${file}`, 'utf8')
+      expect(text, file).not.toMatch(/from ["']prom-client["']|require\(["']prom-client["']\)/)
+      expect(text, file).toMatch(/import\(["']prom-client["']\)/)
+    }
   })
 
   test('market-candles/mocks/browser is ESM for browsers: an app bundles it with msw/browser', () => {

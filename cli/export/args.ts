@@ -48,6 +48,10 @@ export interface ExportArgs {
   follow: boolean
   /** With `follow`: service clock ms per wall ms (the embedded one with `mock`); undefined: 1. */
   clockRate: number | undefined
+  /** `--metrics-port`: serve /metrics and /healthz on this port (0: a free one); undefined: no server. */
+  metricsPort: number | undefined
+  /** `--metrics-host`: the address the metrics server binds. @default '127.0.0.1' */
+  metricsHost: string
 }
 
 export const EXPORT_USAGE = `Usage: market-candles export [options]
@@ -102,13 +106,21 @@ Several processes, one account (docs/workers.md):
   --shard I/N            export only the I-th of N fixed shares of the series (--pair, --all-pairs):
                          N processes, each with its own --out, export the whole set together
 
+Operating a follower (docs/operating.md):
+  --metrics-port PORT    serve Prometheus metrics at http://HOST:PORT/metrics and the health at
+                         /healthz (200 while every series is live or catching up, 503 and why);
+                         0 picks a free port (stderr says which)
+  --metrics-host HOST    the address it binds (default 127.0.0.1; 0.0.0.0 for every interface)
+                         SIGTERM stops after the page in hand: exit 0 with --follow, 143 without
+
 Output:
   --quiet                no progress
   --progress-interval S  seconds between progress lines when stderr is not a terminal (default 5)
   -h, --help             show this help
 
-Exit codes: 0 done, 1 error (data written so far is kept), 2 bad flags, 130 interrupted (Ctrl-C),
-141 stdout closed by its reader.`
+Exit codes: 0 done (or a follow stopped by SIGTERM), 1 error (data written so far is kept), 2 bad
+flags, 130 interrupted (Ctrl-C), 143 stopped by SIGTERM before done (without --follow), 141 stdout
+closed by its reader.`
 
 const FORMATS: readonly ExportFormat[] = ['sqlite', 'csv', 'jsonl', 'parquet', 'postgres']
 
@@ -147,6 +159,19 @@ function parseClockRate(text: string, follow: boolean): number {
     throw new UsageError(`--clock-rate must be a number above 0 and up to ${MAX_CLOCK_RATE} (60: a 1m candle every wall second), got '${text}'`)
   }
   return rate
+}
+
+function parseMetricsPort(text: string): number {
+  const port = Number(text)
+  if (!/^\d+$/.test(text) || port > 65535) throw new UsageError(`--metrics-port must be a port number from 0 to 65535 (0: a free one), got '${text}'`)
+  return port
+}
+
+function parseMetricsHost(host: string | undefined, port: string | undefined): string {
+  if (host === undefined) return '127.0.0.1'
+  if (port === undefined) throw new UsageError('--metrics-host applies to --metrics-port only')
+  if (host.trim() === '' || /[\s/@]/.test(host)) throw new UsageError(`--metrics-host must be a host name or an address, got '${host}'`)
+  return host
 }
 
 /** Parses the arguments after `export`; throws {@link UsageError} for any mistake. */
@@ -188,6 +213,8 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
         help: { type: 'boolean', short: 'h', default: false },
         follow: { type: 'boolean', default: false },
         'clock-rate': { type: 'string' },
+        'metrics-port': { type: 'string' },
+        'metrics-host': { type: 'string' },
       },
     })
   } catch (error) {
@@ -202,6 +229,8 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
     help: v.help,
     follow: v.follow,
     clockRate: v['clock-rate'] === undefined ? undefined : parseClockRate(v['clock-rate'], v.follow),
+    metricsPort: v['metrics-port'] === undefined ? undefined : parseMetricsPort(v['metrics-port']),
+    metricsHost: parseMetricsHost(v['metrics-host'], v['metrics-port']),
   }
   if (v.help) {
     return { ...base, kind: 'exchange', exchange: undefined, method: undefined, pairs: [], allPairs: false, interval: '', start: undefined, end: undefined, out: '', format: 'csv', pgSchema: undefined, progressInterval: 5, rateLimit: 10, resample: undefined, report: undefined, redis: undefined, shard: undefined }

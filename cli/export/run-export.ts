@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream'
-import { APIUserAbortError, NotFoundError, createClient, type MarketCandles, type PairCoverage } from '../../src/index.js'
+import { APIError, APIUserAbortError, NotFoundError, RateLimitError, RateLimiter, createClient, type MarketCandles, type PairCoverage, type SlotLimiter } from '../../src/index.js'
 import { DEFAULT_METHOD } from '../../src/schemas/index.js'
 import { readApiKey } from './api-key.js'
 import { EXPORT_USAGE, parseExportArgs, type ExportArgs } from './args.js'
@@ -19,7 +19,16 @@ import { openSink, type Sink } from './sinks/index.js'
 import { openThreadedSink } from './sink-thread/index.js'
 import { checkRedisUrl, openSharedLimit, redactRedisArgs, redisAccount, REDIS_URL_ENV, type SharedLimit } from './redis-limit.js'
 import { pickShard } from './shard.js'
+import { ExportState } from './metrics/export-state.js'
+import { countedSink } from './metrics/counted-sink.js'
+import { startMetricsServer, type MetricsServer } from './metrics/metrics-server.js'
+import { OutageWatch } from './outage/outage-watch.js'
+import { isTransient, outageReason } from './outage/transient-error.js'
+import { pauseWhileRedisFails } from './redis-pause.js'
+import { timedLimiter } from './timed-limiter.js'
+import { formatLag } from './progress/index.js'
 import { UsageError } from '../usage-error.js'
+import { EXIT } from '../exit-codes.js'
 
 /** Where a run reads and writes; the real process by default (tests and the bench pass their own). */
 export interface ExportIO {
@@ -30,8 +39,8 @@ export interface ExportIO {
   stderrIsTTY: boolean
   /** Replaces the progress display (the bench measures through it). */
   reporter?: (context: ReporterContext) => ProgressReporter
-  /** Receives the abort that SIGINT would send; the default listens to SIGINT. */
-  onInterrupt?: (interrupt: () => void) => () => void
+  /** Receives the stop that SIGINT or SIGTERM would send; the default listens to both. Returns how to stop listening. */
+  onInterrupt?: (interrupt: (signal: StopSignal) => void) => () => void
   /** Writes a file or database output on a thread of its own. @default true */
   sinkThread?: boolean
 }
@@ -43,18 +52,34 @@ const processIO = (): ExportIO => ({
   stderrIsTTY: Boolean(process.stderr.isTTY),
 })
 
-// First SIGINT: stop after the page in hand; a second one: leave at once (every written page is whole).
-const listenToSigint = (interrupt: () => void) => {
+/** What stops an export before it is done: Ctrl-C, or a service manager's SIGTERM. */
+export type StopSignal = 'SIGINT' | 'SIGTERM'
+
+// First signal: stop after the page in hand; a second one: leave at once (every written page is whole).
+const listenToSignals = (interrupt: (signal: StopSignal) => void) => {
   let count = 0
-  const handler = () => {
-    if (++count === 1) interrupt()
-    else process.exit(130)
+  const handler = (signal: StopSignal) => {
+    if (++count === 1) interrupt(signal)
+    else process.exit(signal === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted)
   }
   process.on('SIGINT', handler)
-  return () => process.off('SIGINT', handler)
+  process.on('SIGTERM', handler)
+  return () => {
+    process.off('SIGINT', handler)
+    process.off('SIGTERM', handler)
+  }
 }
 
-/** Runs `market-candles export ARGS`; resolves with the exit code (0, 1, 2 or 130). */
+/**
+ * The exit code of a stopped export: SIGTERM ends a follower as a service manager expects (0, the
+ * same command resumes); SIGTERM before a one-off export was done is 143; Ctrl-C is 130.
+ */
+export function stoppedExitCode(signal: StopSignal | undefined, follow: boolean): number {
+  if (signal === 'SIGTERM') return follow ? EXIT.ok : EXIT.terminated
+  return EXIT.interrupted
+}
+
+/** Runs `market-candles export ARGS`; resolves with the exit code (0, 1, 2, 130 or 143). */
 export async function runExport(argv: readonly string[], io: ExportIO = processIO()): Promise<number> {
   const say = (text: string) => io.stderr.write(`${text}\n`)
   let args: ExportArgs
@@ -110,17 +135,33 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
       return 1
     }
   }
+  const state = new ExportState()
+  // --follow: outages of the service are waited out with one line as each starts and ends.
+  const outages = args.follow ? new OutageWatch({ say }) : undefined
+  state.outages = outages
+  const limiter = exportLimiter(args, shared, state, say)
   let client: MarketCandles
   try {
     client = createClient({
       apiKey,
       baseUrl,
-      rateLimit: shared?.limiter ?? (args.rateLimit === false ? false : { perSecond: args.rateLimit }),
+      rateLimit: limiter ?? false,
       // A scaled service clock wraps the global fetch: its tests and its use are rare runs, not fast ones.
       fetch: remoteClock ? remoteClock.fetch : httpFetch,
       hooks: {
         onResponse: (event) => {
           if (event.endpoint === 'exchange_ohlcv' || event.endpoint === 'aggregated_ohlcv') meter.response(event.status)
+          state.request(event.status)
+          if (event.status < 500) outages?.answered()
+        },
+        onRetry: ({ error }) => {
+          state.retries++
+          if (!(error instanceof APIError)) state.request('error')
+          if (isTransient(error) && !(error instanceof RateLimitError)) outages?.failure(outageReason(error))
+        },
+        onError: ({ error }) => {
+          if (!(error instanceof APIError)) state.request('error')
+          if (isTransient(error)) outages?.failure(outageReason(error), true)
         },
       },
     })
@@ -130,11 +171,27 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
     say(`market-candles export: --base-url: ${(error as Error).message}\n\n${EXPORT_USAGE}`)
     return 2
   }
+  let metrics: MetricsServer | undefined
+  if (args.metricsPort !== undefined) {
+    try {
+      metrics = await startMetricsServer(state, args.metricsHost, args.metricsPort)
+    } catch (error) {
+      await embedded?.close()
+      await shared?.limiter.close()
+      say(`market-candles export: --metrics-port ${args.metricsPort}: cannot listen on ${args.metricsHost}: ${(error as Error).message}`)
+      return 1
+    }
+    say(`metrics on ${metrics.url}`)
+  }
   if (embedded && !args.quiet) say(`export: --mock: the embedded reference service at ${embedded.url}, key from ${keySource}`)
   if (shared && !args.quiet) say(`export: rate limit of ${args.rateLimit}/s shared through Redis at ${shared.label}`)
 
   const controller = new AbortController()
-  const stopListening = (io.onInterrupt ?? listenToSigint)(() => controller.abort())
+  let stopSignal: StopSignal | undefined
+  const stopListening = (io.onInterrupt ?? listenToSignals)((signal) => {
+    stopSignal ??= signal
+    controller.abort()
+  })
   const context: ReporterContext = { meter, stream: io.stderr, intervalSeconds: args.progressInterval }
   const reporter: ProgressReporter =
     io.reporter?.(context) ??
@@ -163,14 +220,26 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
       args.out !== '-' && io.sinkThread !== false
         ? await openThreadedSink(args.out, args.format, args.kind, stored, sinkOptions)
         : await openSink(args.out, args.format, args.kind, stored, io.stdout, sinkOptions)
+    const opened = sink
+    state.plan(stored, (s) => opened.lastStored(s))
+    sink = countedSink(sink, (series, candles, newestClose) => state.written(series, candles, newestClose))
     if (args.follow) sink = trackLastWritten(sink)
-    await exportAll(client, planned, args, sink, reporter, controller.signal, totals, coverage)
+    let historyCut = false
+    try {
+      await exportAll(client, planned, args, sink, reporter, controller.signal, totals, coverage)
+    } catch (error) {
+      // --follow: an outage during the history is waited out too; the follow catches the rest up.
+      if (!args.follow || controller.signal.aborted || !isTransient(error)) throw error
+      outages!.failure(outageReason(error), true)
+      historyCut = true
+    }
     if (args.follow) {
       reporter.stop()
-      if (!args.quiet) say(`export: history written (${totals.candles} candles); following ${planned.length} series as new candles close. Ctrl-C stops; the same command resumes.`)
-      const follow = followReporter({ meter, stream: io.stderr, intervalSeconds: args.progressInterval, tty: io.stderrIsTTY, quiet: args.quiet, series: planned.length })
+      const history = historyCut ? `history cut short by the outage (${totals.candles} candles written); the follow catches up the rest and` : `history written (${totals.candles} candles);`
+      if (!args.quiet) say(`export: ${history} following ${planned.length} series as new candles close. Ctrl-C or SIGTERM stops; the same command resumes.`)
+      const follow = followReporter({ meter, stream: io.stderr, intervalSeconds: args.progressInterval, tty: io.stderrIsTTY, quiet: args.quiet, series: planned.length, outage: () => outages?.failing })
       try {
-        await followAll(client, planned, args, sink, follow, controller.signal, totals, serviceNow)
+        await followAll({ client, planned, args, sink, reporter: follow, signal: controller.signal, totals, serviceNow, state, outages: outages! })
       } finally {
         follow.stop()
       }
@@ -198,19 +267,48 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
     }
     const aborted = (error instanceof SeriesFailure ? error.cause : error) instanceof APIUserAbortError
     if (aborted || controller.signal.aborted) {
-      say(`\nInterrupted after ${totals.candles} candles in ${totals.pages} pages; every page written is complete.`)
+      say(`\n${stopSignal === 'SIGTERM' ? 'Stopped (SIGTERM)' : 'Interrupted'} after ${totals.candles} candles in ${totals.pages} pages; every page written is complete.`)
       if (args.out === '-') say('Output went to stdout: to resume later, export to a file (--out FILE).')
       else say(`Run the same command again to continue where it stopped:\n  market-candles export ${shellQuote(redactRedisArgs(argv).map(withoutPassword))}`)
-      return 130
+      return stoppedExitCode(stopSignal, args.follow)
     }
     say(`market-candles export: ${error instanceof ExportError ? error.message : describeFailure(error, { baseUrl, catalog, keySource })}`)
     if (totals.candles > 0) say(keptNote(shownOut, totals.candles))
     return 1
   } finally {
     stopListening()
+    await metrics?.close()
     await shared?.limiter.close()
     await embedded?.close()
   }
+}
+
+/**
+ * The export's rate limiter: the shared one (--redis) or an in-process one, timed for the metrics.
+ * With --follow, a Redis that fails pauses requests until it answers again (redis-pause.ts), with
+ * one line as it fails and one as it is back; without --follow it ends the export (exit 1).
+ */
+function exportLimiter(args: ExportArgs, shared: SharedLimit | undefined, state: ExportState, say: (text: string) => void): SlotLimiter | undefined {
+  let limiter: SlotLimiter | undefined = shared?.limiter ?? (args.rateLimit === false ? undefined : new RateLimiter({ perSecond: args.rateLimit }))
+  if (limiter === undefined) return undefined
+  if (shared && args.follow) {
+    limiter = pauseWhileRedisFails(limiter, {
+      down(message) {
+        state.redisDownSince = performance.now()
+        say(`export: Redis fails (${message}); requests pause until it answers again (the shared limit cannot be kept without it).`)
+      },
+      up() {
+        const since = state.redisDownSince ?? performance.now()
+        state.redisDownMs += performance.now() - since
+        state.redisDownSince = undefined
+        say(`export: Redis answers again after ${formatLag(performance.now() - since)}; requests resume under the shared limit.`)
+      },
+    })
+  }
+  return timedLimiter(limiter, (ms) => {
+    state.limiterWaitMs += ms
+    if (ms >= 1) state.limiterWaits++
+  })
 }
 
 /** The pairs catalog of the export's exchange (or aggregate) and interval: public, never counted. */

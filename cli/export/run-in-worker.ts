@@ -1,5 +1,6 @@
 import { setFlagsFromString } from 'node:v8'
 import { Worker } from 'node:worker_threads'
+import { EXIT } from '../exit-codes.js'
 import { workerScript } from './worker-script.js'
 
 /**
@@ -48,8 +49,8 @@ const script = workerScript(import.meta.url, './worker-entry.ts', './export-work
 
 /**
  * Runs `market-candles export` in a worker thread whose young generation is capped (a heap limit
- * can only be set when a heap is created). The main thread forwards output and SIGINT: the first
- * stops the export after the page in hand, a second one leaves at once.
+ * can only be set when a heap is created). The main thread forwards output, SIGINT and SIGTERM: the
+ * first stops the export after the page in hand, a second one leaves at once.
  */
 export function runExportInWorker(argv: readonly string[]): Promise<number> {
   useExportHeapGrowth()
@@ -58,12 +59,19 @@ export function runExportInWorker(argv: readonly string[]): Promise<number> {
     workerData: { argv: [...argv], stderrIsTTY: Boolean(process.stderr.isTTY), columns: process.stderr.columns },
     resourceLimits: { ...EXPORT_WORKER_LIMITS },
   })
-  let interrupts = 0
+  // The first signal stops the export after the page in hand (the worker decides the exit code);
+  // a second one leaves at once: every page written is whole.
+  let stops = 0
   const onSigint = () => {
-    if (++interrupts === 1) worker.postMessage('interrupt')
-    else process.exit(130)
+    if (++stops === 1) worker.postMessage('interrupt')
+    else process.exit(EXIT.interrupted)
+  }
+  const onSigterm = () => {
+    if (++stops === 1) worker.postMessage('terminate')
+    else process.exit(EXIT.terminated)
   }
   process.on('SIGINT', onSigint)
+  process.on('SIGTERM', onSigterm)
   // `--out - | head`: the reader left. Stop quietly, with the status a shell gives a SIGPIPE death.
   const onStdoutError = (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(141)
@@ -87,6 +95,7 @@ export function runExportInWorker(argv: readonly string[]): Promise<number> {
     worker.on('exit', () => resolve(code ?? 1))
   }).finally(() => {
     process.off('SIGINT', onSigint)
+    process.off('SIGTERM', onSigterm)
     process.stdout.off('error', onStdoutError)
   })
 }

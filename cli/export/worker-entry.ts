@@ -1,10 +1,10 @@
 /**
  * The export's own thread (see run-in-worker.ts): runs the command with the main thread's terminal
- * facts, takes SIGINT from it as a message, and reports the exit code once all output is through.
+ * facts, takes SIGINT and SIGTERM from it as messages, and reports the exit code once all output is through.
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import type { Writable } from 'node:stream'
-import { runExport } from './run-export.js'
+import { runExport, type StopSignal } from './run-export.js'
 
 interface ExportWorkerData {
   argv: string[]
@@ -16,13 +16,14 @@ const data = workerData as ExportWorkerData
 // The worker's stderr forwards to the main thread's; the progress bars need to know it is a terminal.
 if (data.stderrIsTTY) Object.assign(process.stderr, { isTTY: true, columns: data.columns })
 
-let interrupt: (() => void) | undefined
-// A Ctrl-C that comes before the export listens still counts.
-let pending = false
+let interrupt: ((signal: StopSignal) => void) | undefined
+// A Ctrl-C or SIGTERM that comes before the export listens still counts.
+let pending: StopSignal | undefined
 parentPort!.on('message', (message: unknown) => {
-  if (message !== 'interrupt') return
-  if (interrupt) interrupt()
-  else pending = true
+  const signal = message === 'interrupt' ? 'SIGINT' : message === 'terminate' ? 'SIGTERM' : undefined
+  if (signal === undefined) return
+  if (interrupt) interrupt(signal)
+  else pending ??= signal
 })
 
 // Resolves once the main thread has taken every byte written so far.
@@ -35,7 +36,7 @@ const code = await runExport(data.argv, {
   stderrIsTTY: data.stderrIsTTY,
   onInterrupt: (handler) => {
     interrupt = handler
-    if (pending) handler()
+    if (pending) handler(pending)
     return () => (interrupt = undefined)
   },
 })

@@ -4,12 +4,13 @@ import { nextCursor, type CandlePage } from '../pagination/page-cursor.js'
 import { PageWalk } from '../pagination/walks.js'
 import type { FollowEnd, FollowOptions, FollowPage } from './follow-types.js'
 import type { FollowSource } from './follow-source.js'
-import { afterCandles, afterEmpty, nextCloseNotDue, type Schedule } from './schedule.js'
+import type { SeriesStatus, StateBoard } from './follow-state.js'
+import { isOutage, outageDelayMs } from './outage-backoff.js'
+import { learn, retryAsk } from './publish-delay.js'
+import { afterCandles, afterEmpty, afterMiss, nextCloseNotDue, type Schedule } from './schedule.js'
 import type { SeriesPosition } from './series-position.js'
 import { ServiceTimeWaiter } from './service-clock.js'
 
-/** Settle delay when the follow's options give none. */
-export const DEFAULT_SETTLE_MS = 2000
 /** Requests in flight when the follow's options give no `concurrency`. */
 export const DEFAULT_FOLLOW_CONCURRENCY = 8
 
@@ -18,7 +19,7 @@ type Candle = { close_ts: string }
 /** What one request brought back; errors travel as values, so one failure never goes unhandled. */
 type Outcome<C> =
   | { kind: 'history'; page: CandlePage<C> | undefined }
-  | { kind: 'live'; candles: C[]; full: boolean }
+  | { kind: 'live'; candles: C[]; full: boolean; sent: number; received: number }
   | { kind: 'exchanges'; closing: Map<string, number | null> }
   | { kind: 'error'; error: unknown }
 
@@ -30,11 +31,19 @@ interface Settled<C> {
 
 interface Running<C> {
   readonly position: SeriesPosition
+  readonly status: SeriesStatus
   /** The newest close_ts fetched (epoch ms); requests start right after it. */
   fetched: number | undefined
   schedule: Schedule | undefined
+  /** The history is still to catch up (from `start`, or from `fetched` after a failed page). */
+  catchUp: boolean
   history: AsyncIterator<CandlePage<C>> | undefined
   busy: boolean
+  /** During an outage, when to try again (service time). */
+  retryDue: number | undefined
+  /** The last poll that did not find the expected candle: that close, and the poll's offset after it. */
+  missedFor: number | undefined
+  missed: number
 }
 
 /** The service's time as a follow knows it, and what it learns it from. */
@@ -54,11 +63,12 @@ export interface FollowTime {
  */
 export async function* followPages<C extends Candle>(
   source: FollowSource<C>,
-  positions: readonly SeriesPosition[],
+  board: StateBoard,
   time: FollowTime,
   options: FollowOptions,
 ): AsyncGenerator<FollowPage<C>, undefined> {
-  const settleMs = options.settleMs ?? DEFAULT_SETTLE_MS
+  const fixedSettle = options.settleMs
+  const maxOutageMs = options.maxOutageMs ?? Infinity
   const concurrency = options.concurrency ?? DEFAULT_FOLLOW_CONCURRENCY
   const stop = new AbortController()
   const onAbort = () => stop.abort(options.signal?.reason)
@@ -67,9 +77,22 @@ export async function* followPages<C extends Candle>(
   const signal = stop.signal
   const waiter = new ServiceTimeWaiter(() => time.now(), time.rate)
   const observe = (date: string | null, sent: number, received: number) => time.observe(date, sent, received)
-  const states: Running<C>[] = positions
-    .filter((p) => !p.ended)
-    .map((position) => ({ position, fetched: position.deliveredMs, schedule: undefined, history: undefined, busy: false }))
+  const states: Running<C>[] = board.series
+    .filter((s) => !s.position.ended)
+    .map((status) => ({
+      position: status.position,
+      status,
+      fetched: status.position.deliveredMs,
+      schedule: undefined,
+      catchUp: status.position.startQuery !== undefined,
+      history: undefined,
+      busy: false,
+      retryDue: undefined,
+      missedFor: undefined,
+      missed: 0,
+    }))
+  const settleOf = (state: Running<C>) => board.settleOf(state.status)
+  const dueOf = (state: Running<C>) => state.retryDue ?? state.schedule?.due ?? -Infinity
   const inFlight = new Map<object, Promise<Settled<C>>>()
   const launch = <T>(state: Running<C> | undefined, work: Promise<T>, wrap: (value: T) => Outcome<C>): void => {
     const key = {}
@@ -82,6 +105,8 @@ export async function* followPages<C extends Candle>(
   let closing: Map<string, number | null> | undefined
   let exchangesWanted = needsExchanges
   let exchangesBusy = false
+  let exchangesDue = -Infinity
+  let exchangesFailed = 0
 
   const endOf = (position: SeriesPosition, expected: number): FollowEnd | undefined => {
     if (position.endMs !== undefined && expected > position.endMs) {
@@ -97,26 +122,27 @@ export async function* followPages<C extends Candle>(
 
   const poll = (state: Running<C>): void => {
     state.busy = true
-    if (state.history) return launch(state, state.history.next(), (r) => ({ kind: 'history', page: r.done ? undefined : r.value }))
+    if (state.catchUp) {
+      // The catch-up walk from `start`, or again from the last candle fetched after a failed page.
+      state.history ??= new PageWalk(source.walk(state.position.endpoint, observe), state.position.historyCursor(state.fetched), { signal, concurrency })[Symbol.asyncIterator]()
+      return launch(state, state.history.next(), (r) => ({ kind: 'history', page: r.done ? undefined : r.value }))
+    }
     const cursor = state.position.liveCursor(state.fetched, state.schedule?.expected)
     const forward = cursor.query.start !== undefined
+    const sent = time.now()
     launch(state, source.fetchLive(cursor.endpoint, cursor.query, signal), (answer) => {
       time.observe(answer.date, answer.sent, answer.received)
       // Checked like every walk's page: ascending, inside the window, no more than `limit`.
       const full = nextCursor(cursor, answer.candles) !== null && forward
-      return { kind: 'live', candles: answer.candles, full }
+      return { kind: 'live', candles: answer.candles, full, sent, received: time.now() }
     })
   }
 
   try {
-    for (const state of states) {
-      if (state.position.startQuery === undefined) continue
-      const walk = new PageWalk(source.walk(state.position.endpoint, observe), state.position.historyCursor(state.fetched), { signal, concurrency })
-      state.history = walk[Symbol.asyncIterator]()
-    }
+    board.begin(time.now())
     let active = states.slice()
     while (active.length > 0) {
-      if (exchangesWanted && !exchangesBusy) {
+      if (exchangesWanted && !exchangesBusy && waiter.remaining(exchangesDue) <= 0) {
         exchangesWanted = false
         exchangesBusy = true
         launch(undefined, source.exchanges(signal), (list) => ({
@@ -124,15 +150,15 @@ export async function* followPages<C extends Candle>(
           closing: new Map(list.map((e) => [e.name, e.closing_date === null ? null : Date.parse(`${e.closing_date}T00:00:00Z`)])),
         }))
       }
-      let nextDue = Infinity
+      let nextDue = exchangesWanted && !exchangesBusy && exchangesDue > -Infinity ? exchangesDue : Infinity
       if (closing !== undefined || !needsExchanges) {
         let busy = 0
         for (const state of active) if (state.busy) busy++
         // Earliest due first, so series falling due together are served in turn.
-        for (const state of active.filter((s) => !s.busy).sort((a, b) => (a.schedule?.due ?? -Infinity) - (b.schedule?.due ?? -Infinity))) {
-          const due = state.schedule?.due ?? -Infinity
+        for (const state of active.filter((s) => !s.busy).sort((a, b) => dueOf(a) - dueOf(b))) {
+          const due = dueOf(state)
           if (due !== -Infinity && waiter.remaining(due) > 0) {
-            nextDue = due
+            nextDue = Math.min(nextDue, due)
             break
           }
           if (busy >= concurrency) break
@@ -144,21 +170,44 @@ export async function* followPages<C extends Candle>(
       if (!done) continue
       inFlight.delete(done.key)
       const { state, outcome } = done
-      if (outcome.kind === 'error') throw outcome.error
+      const now = time.now()
+      if (state) state.busy = false
+      if (outcome.kind === 'error') {
+        const { error } = outcome
+        if (!isOutage(error)) throw error
+        if (!state) {
+          // The exchange list is down too: go on without closing dates, and ask again later.
+          exchangesBusy = false
+          exchangesWanted = true
+          exchangesDue = now + outageDelayMs(++exchangesFailed)
+          closing ??= new Map()
+          continue
+        }
+        const since = state.status.outageSince ?? now
+        if (now - since >= maxOutageMs) throw error
+        board.set(state.status, 'retrying', now, error as Error)
+        state.retryDue = Math.min(now + outageDelayMs(state.status.attempts), since + maxOutageMs)
+        // A walk that threw is over: the catch-up starts again from the last candle fetched.
+        void state.history?.return?.(undefined)?.catch(() => {})
+        state.history = undefined
+        continue
+      }
       if (outcome.kind === 'exchanges') {
         exchangesBusy = false
+        exchangesFailed = 0
         closing = outcome.closing
         continue
       }
       const running = state!
-      running.busy = false
-      const now = time.now()
+      running.retryDue = undefined
       const { intervalMs } = running.position
+      const settleMs = settleOf(running)
       let candles: C[] = []
       let phase: 'history' | 'live' = 'live'
       if (outcome.kind === 'history') {
         if (outcome.page === undefined) {
           // Caught up: the walk ended with a short page at the latest candle.
+          running.catchUp = false
           running.history = undefined
           running.schedule = running.fetched === undefined ? firstSchedule(undefined, intervalMs, settleMs, now, running.position.startQuery) : afterCandles(running.fetched, false, intervalMs, settleMs, now)
         } else {
@@ -168,18 +217,32 @@ export async function* followPages<C extends Candle>(
         }
       } else if (outcome.candles.length > 0) {
         candles = outcome.candles
+        const expected = running.schedule?.expected
+        // The expected candle found: learn when it became available (not with a fixed settle).
+        if (fixedSettle === undefined && expected !== undefined && candles.some((c) => Date.parse(c.close_ts) === expected)) {
+          running.status.delay = learn(running.status.delay, outcome.received - expected, running.missedFor === expected ? running.missed : undefined, outcome.received - outcome.sent)
+        }
         running.fetched = Date.parse(candles.at(-1)!.close_ts)
-        running.schedule = afterCandles(running.fetched, outcome.full, intervalMs, settleMs, now)
+        running.schedule = afterCandles(running.fetched, outcome.full, intervalMs, settleOf(running), now)
       } else if (running.schedule === undefined) {
         running.schedule = firstSchedule(running.fetched, intervalMs, settleMs, now)
       } else {
         const before = running.schedule.expected
-        running.schedule = afterEmpty(running.schedule, intervalMs, settleMs, now)
+        if (fixedSettle === undefined) {
+          // Not there yet: the delay is more than this poll's offset; the next try from what is learnt.
+          running.missedFor = before
+          running.missed = outcome.sent - before
+          running.schedule = afterMiss(running.schedule, intervalMs, settleMs, before + retryAsk(running.status.delay, running.missed), now)
+        } else {
+          running.schedule = afterEmpty(running.schedule, intervalMs, settleMs, now)
+        }
         if (running.schedule.expected !== before && running.position.exchange !== undefined) exchangesWanted = true
       }
+      board.set(running.status, phase === 'history' || (outcome.kind === 'live' && outcome.full) ? 'catching-up' : 'live', now)
       const ended = running.schedule && !running.history ? endOf(running.position, running.schedule.expected) : undefined
       if (ended) {
         running.position.ended = ended
+        board.set(running.status, 'ended', now)
         active = active.filter((s) => s !== running)
       }
       if (candles.length > 0 || ended) {
@@ -188,8 +251,13 @@ export async function* followPages<C extends Candle>(
         yield { series: running.position.id, candles, phase, serviceNow, lagMs: newest === undefined ? undefined : serviceNow - newest, ...(ended ? { ended } : {}) }
       }
     }
+    board.end(time.now())
     return undefined
+  } catch (error) {
+    board.end(time.now(), error as Error)
+    throw error
   } finally {
+    if (!board.over) board.end(time.now())
     options.signal?.removeEventListener('abort', onAbort)
     // Leaving early (break, return, an error): nothing is left running.
     if (!signal.aborted) stop.abort(new APIUserAbortError('the follow was stopped'))

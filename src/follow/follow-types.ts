@@ -38,12 +38,39 @@ export interface FollowOptions extends RequestOptions {
   /** Stops the follow: during waits, between pages and in flight; iterating it then rejects with `APIUserAbortError`. */
   signal?: AbortSignal
   /**
-   * How long after a candle's close (on the service's clock) its request goes out, so the service
-   * has published it: one request per series per interval in steady state. A candle not there yet
-   * is asked for again with a backoff inside its interval.
-   * @default 2000
+   * How long after a candle's close (on the service's clock) its request goes out. Without it the
+   * follow learns each series' publish delay from its own polls (the last poll that found no
+   * candle, the first that found it) and asks just after it: a candle arrives about 100 ms plus a
+   * round trip after it becomes available, at one request per series per interval in steady
+   * state. Given, it is fixed, as before 0.2. A candle not there yet is asked for again with a
+   * backoff inside its interval.
+   * @default learnt per series
+   * @example
+   * client.exchangeOhlcvFollow(params, { settleMs: 2000 }) // always 2 s after each close
    */
   settleMs?: number
+  /**
+   * How long an outage may last before the follow gives up: connection failures, timeouts, 5xx and
+   * 429s that the client's own retries did not get through. Meanwhile the follow tries again with a
+   * capped exponential backoff (1 s, 2 s, 4 s... up to 60 s, with jitter) and goes on with no gap
+   * and no duplicate once the service answers. Past it, iterating rejects with the last error.
+   * `0` gives up at the first failure. Errors that waiting cannot fix (401, 403, 404, 422, a body
+   * that fails validation, an abort) end the follow at once whatever this says. Service time.
+   * @default Infinity
+   * @example
+   * client.followMany(series, { maxOutageMs: 15 * 60_000 }) // give up after 15 minutes down
+   */
+  maxOutageMs?: number
+  /**
+   * Called when the follow's state changes: its status (`catching-up`, `live`, `retrying`,
+   * `ended`), and at each failed try of an outage. Called synchronously; an error it throws ends the
+   * follow with that error. `live.state` reads the same at any time.
+   * @example
+   * client.exchangeOhlcvFollow(params, {
+   *   onStateChange: (s) => s.status === 'retrying' && console.warn(`down for ${s.outageMs} ms: ${s.lastError?.message}`),
+   * })
+   */
+  onStateChange?: (state: FollowState) => void
   /**
    * The service's clock in epoch ms. By default the follow learns it from the `Date` header of the
    * service's answers (so a machine whose clock is off still polls at the right moment); give it for
@@ -109,4 +136,43 @@ export interface FollowManyCursor {
 export interface FollowEvent<C> {
   series: FollowSeriesId
   candle: C
+}
+
+/**
+ * What a follow is doing: `catching-up` (the history from `start`, or a backlog after an outage),
+ * `live` (at the moving edge), `retrying` (riding out an outage), `ended` (iteration is over: every
+ * series ended, an error, an abort, or a `break`).
+ */
+export type FollowStatus = 'catching-up' | 'live' | 'retrying' | 'ended'
+
+/**
+ * A follow's state, as `live.state` and `onStateChange` give it. Times are on the service's clock
+ * as the follow knows it (`live.serviceNow()`; the wall clock's pace in production).
+ * @example
+ * const { status, lagMs, outageMs, lastError } = live.state
+ */
+export interface FollowState {
+  status: FollowStatus
+  /** When this status began (epoch ms). */
+  since: number
+  /** Time since the close of the newest candle delivered (followMany: the largest over the series still followed), in ms; undefined before the first. */
+  lagMs: number | undefined
+  /** While `retrying`: how long the outage has lasted, from its first failure, in ms. */
+  outageMs?: number
+  /** While `retrying`: failed tries in this outage, each after the client's own retries. */
+  attempts?: number
+  /**
+   * While `retrying`, the last failure; once `ended` by an error, that error. The SDK's typed errors
+   * (`APIConnectionError`, `InternalServerError`, `RateLimitError`, ...): never the API key.
+   */
+  lastError?: Error
+}
+
+/** The state of one series of a follow: `live.state` of a one-series follow, `live.seriesStates()` of `followMany`. */
+export interface FollowSeriesState extends FollowState {
+  series: FollowSeriesId
+  /** How long after a close this series asks for its candle (ms): the `settleMs` option, or what it has learnt of the publish delay plus a small margin. */
+  settleMs: number
+  /** Why the series ended (its exchange closed, or `end` was reached), once it has. */
+  ended?: FollowEnd
 }

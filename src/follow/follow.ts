@@ -1,17 +1,18 @@
 import { checkRequestOptions, REQUEST_OPTION_KEYS } from '../client/request-options.js'
 import { followPages, type FollowTime } from './follow-engine.js'
 import type { FollowSource } from './follow-source.js'
-import type { FollowCursor, FollowEnd, FollowEvent, FollowManyCursor, FollowOptions, FollowPage } from './follow-types.js'
+import { StateBoard } from './follow-state.js'
+import type { FollowCursor, FollowEnd, FollowEvent, FollowManyCursor, FollowOptions, FollowPage, FollowSeriesState, FollowState } from './follow-types.js'
 import { SeriesPosition } from './series-position.js'
 import { DateHeaderClock } from './service-clock.js'
 
 /** The options a follow takes: the request options and its own. */
-export const FOLLOW_OPTION_KEYS = [...REQUEST_OPTION_KEYS, 'settleMs', 'now', 'concurrency'] as const
+export const FOLLOW_OPTION_KEYS = [...REQUEST_OPTION_KEYS, 'settleMs', 'now', 'concurrency', 'maxOutageMs', 'onStateChange'] as const
 
 /** Checks a follow's options; throws a clear error for an unknown or bad one. */
 export function checkFollowOptions(options: FollowOptions | undefined, where: string): FollowOptions {
   const checked = checkRequestOptions(options, where, FOLLOW_OPTION_KEYS) as FollowOptions
-  const { settleMs, now, concurrency } = checked
+  const { settleMs, now, concurrency, maxOutageMs, onStateChange } = checked
   if (settleMs !== undefined && !(Number.isInteger(settleMs) && settleMs >= 0 && settleMs <= 3_600_000)) {
     throw new RangeError(`settleMs must be an integer number of milliseconds from 0 to 3600000, got ${String(settleMs)}`)
   }
@@ -19,6 +20,10 @@ export function checkFollowOptions(options: FollowOptions | undefined, where: st
   if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 64)) {
     throw new RangeError(`concurrency must be an integer from 1 to 64, got ${String(concurrency)}`)
   }
+  if (maxOutageMs !== undefined && !(typeof maxOutageMs === 'number' && maxOutageMs >= 0)) {
+    throw new RangeError(`maxOutageMs must be a number >= 0 (ms, or Infinity), got ${String(maxOutageMs)}`)
+  }
+  if (onStateChange !== undefined && typeof onStateChange !== 'function') throw new TypeError('onStateChange must be a function')
   return checked
 }
 
@@ -47,6 +52,8 @@ abstract class Follow<C extends { close_ts: string }, T> implements AsyncIterabl
   /** @internal */
   protected readonly options: FollowOptions
   readonly #time: FollowTime
+  /** @internal */
+  protected readonly board: StateBoard
 
   /** @internal Built by the client's follow methods. */
   constructor(source: FollowSource<C>, cursors: FollowCursor[], options: FollowOptions) {
@@ -54,6 +61,7 @@ abstract class Follow<C extends { close_ts: string }, T> implements AsyncIterabl
     this.positions = cursors.map((c) => new SeriesPosition(c))
     this.options = options
     this.#time = followTime(options)
+    this.board = new StateBoard(this.positions, this.#time.now(), options.settleMs, options.onStateChange)
   }
 
   /** The service's time as the follow knows it (epoch ms): the `now` option, or learnt from the `Date` headers. */
@@ -72,7 +80,7 @@ abstract class Follow<C extends { close_ts: string }, T> implements AsyncIterabl
    * }
    */
   async *pages(): AsyncGenerator<FollowPage<C>, undefined> {
-    for await (const page of followPages(this.#source, this.positions, this.#time, this.options)) {
+    for await (const page of followPages(this.#source, this.board, this.#time, this.options)) {
       this.#deliver(page)
       yield page
     }
@@ -86,7 +94,7 @@ abstract class Follow<C extends { close_ts: string }, T> implements AsyncIterabl
 
   /** @internal Candle by candle: the cursor moves after each one, so a `break` mid-page loses and repeats nothing. */
   protected async *events(): AsyncGenerator<{ position: SeriesPosition; candle: C }, undefined> {
-    for await (const page of followPages(this.#source, this.positions, this.#time, this.options)) {
+    for await (const page of followPages(this.#source, this.board, this.#time, this.options)) {
       const position = this.positions.find((p) => p.id === page.series)!
       for (const candle of page.candles) {
         position.delivered = candle.close_ts
@@ -123,6 +131,18 @@ export class CandleFollow<C extends { close_ts: string }> extends Follow<C, C> {
     return this.positions[0]!.ended
   }
 
+  /**
+   * What the follow is doing now, read without a request: status, lag, and while an outage lasts
+   * its length and last error; also the settle delay in use. `onStateChange` is told each change.
+   * @example
+   * if (live.state.status === 'retrying') console.warn(`service down for ${live.state.outageMs} ms`)
+   */
+  get state(): FollowSeriesState {
+    const now = this.serviceNow()
+    const series = this.board.seriesState(this.board.series[0]!, now)
+    return { ...series, ...this.board.state(now), lagMs: series.lagMs }
+  }
+
   async *[Symbol.asyncIterator](): AsyncGenerator<C, undefined> {
     for await (const { candle } of this.events()) yield candle
     return undefined
@@ -150,6 +170,28 @@ export class FollowMany<C extends { close_ts: string }> extends Follow<C, Follow
   /** The series whose follow has ended, and why. */
   get ended(): FollowEnd[] {
     return this.positions.flatMap((p) => (p.ended ? [p.ended] : []))
+  }
+
+  /**
+   * What the follow is doing now, over all its series: `retrying` while any series rides out an
+   * outage, `catching-up` while any catches up, else `live`; the lag of the series furthest behind.
+   * `onStateChange` is told each change. Reading it costs one pass over the series.
+   * @example
+   * setInterval(() => console.log(live.state.status, live.state.lagMs), 10_000)
+   */
+  get state(): FollowState {
+    return this.board.state(this.serviceNow())
+  }
+
+  /**
+   * Each series' state, in the order given: its status, lag, outage, settle delay and end. Built on
+   * each call (one object per series).
+   * @example
+   * const behind = live.seriesStates().filter((s) => (s.lagMs ?? 0) > 120_000)
+   */
+  seriesStates(): FollowSeriesState[] {
+    const now = this.serviceNow()
+    return this.board.series.map((s) => this.board.seriesState(s, now))
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<FollowEvent<C>, undefined> {

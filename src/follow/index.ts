@@ -1,5 +1,5 @@
 export { CandleFollow, FollowMany, checkFollowOptions } from './follow.js'
 export { checkAnyFollowCursor, checkFollowCursor } from './follow-cursor.js'
-export { DEFAULT_SETTLE_MS, DEFAULT_FOLLOW_CONCURRENCY } from './follow-engine.js'
+export { DEFAULT_FOLLOW_CONCURRENCY } from './follow-engine.js'
 export type { FollowSource, LiveAnswer } from './follow-source.js'
-export type { FollowCursor, FollowManyCursor, FollowEnd, FollowEvent, FollowOptions, FollowPage, FollowSeries, FollowSeriesId } from './follow-types.js'
+export type { FollowCursor, FollowManyCursor, FollowEnd, FollowEvent, FollowOptions, FollowPage, FollowSeries, FollowSeriesId, FollowSeriesState, FollowState, FollowStatus } from './follow-types.js'

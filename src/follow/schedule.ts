@@ -46,9 +46,15 @@ export function afterCandles(newest: number, fullPage: boolean, intervalMs: numb
  * close. Requests keep starting right after the last candle received, so a late candle still comes.
  */
 export function afterEmpty(s: Schedule, intervalMs: number, settleMs: number, now: number): Schedule {
-  const attempts = s.attempts + 1
-  const retry = now + backoffMs(attempts, settleMs)
-  if (retry < s.expected + intervalMs + settleMs) return { expected: s.expected, attempts, due: retry }
+  return afterMiss(s, intervalMs, settleMs, now + backoffMs(s.attempts + 1, settleMs), now)
+}
+
+/**
+ * After an answer without the expected candle, with the next try wanted at `retry` (service time):
+ * that try while it stays inside the candle's interval, else the next close.
+ */
+export function afterMiss(s: Schedule, intervalMs: number, settleMs: number, retry: number, now: number): Schedule {
+  if (retry < s.expected + intervalMs + settleMs) return { expected: s.expected, attempts: s.attempts + 1, due: Math.max(retry, now) }
   const expected = nextCloseNotDue(s.expected, intervalMs, settleMs, now)
   return { expected, attempts: 0, due: expected + settleMs }
 }

@@ -17,6 +17,8 @@ export interface FollowState {
   candles: number
   pages: number
   newest: { label: string; closeTs: string; lagMs: number | undefined } | undefined
+  /** Set while the service fails (an outage): for how long, and the last failure. */
+  outage?: { sinceMs: number; reason: string } | undefined
 }
 
 /** `2.0 s`, `1 m 05 s`: a lag as people read it. */
@@ -30,21 +32,33 @@ export function formatLag(ms: number): string {
 /** The follow's progress line: series followed, the newest candle and its lag at delivery, totals. */
 export function followLine(state: FollowState, meter: RequestMeter): string {
   const ended = state.ended > 0 ? ` (${state.ended} ended)` : ''
+  const outage = state.outage === undefined ? '' : `outage for ${formatLag(state.outage.sinceMs)} (${state.outage.reason}), `
   const newest = state.newest === undefined
     ? 'waiting for the next close'
     : `newest candle ${state.newest.closeTs} (${state.newest.label}), lag ${state.newest.lagMs === undefined ? '?' : formatLag(state.newest.lagMs)}`
-  return `export: following ${state.following} series${ended}: ${newest}; ${state.candles} new candles in ${state.pages} pages, ${meter.requests} requests, ${meter.rateLimited} × 429`
+  return `export: following ${state.following} series${ended}: ${outage}${newest}; ${state.candles} new candles in ${state.pages} pages, ${meter.requests} requests, ${meter.rateLimited} × 429`
 }
 
 /**
  * Prints the follow line every `intervalSeconds` (off a terminal, a new line each time; on one, the
- * line is redrawn in place) and each ended series at once. `quiet` prints nothing.
+ * line is redrawn in place) and each ended series at once; during an outage the line says so.
+ * `quiet` prints nothing.
  */
-export function followReporter(options: { meter: RequestMeter; stream: NodeJS.WritableStream; intervalSeconds: number; tty: boolean; quiet: boolean; series: number }): FollowReporter {
+export function followReporter(options: {
+  meter: RequestMeter
+  stream: NodeJS.WritableStream
+  intervalSeconds: number
+  tty: boolean
+  quiet: boolean
+  series: number
+  /** The outage going on, if any (the line says so instead of a stale lag alone). */
+  outage?: () => { sinceMs: number; reason: string } | undefined
+}): FollowReporter {
   const { meter, stream, tty, quiet } = options
   const state: FollowState = { following: options.series, ended: 0, candles: 0, pages: 0, newest: undefined }
   const print = () => {
     if (quiet) return
+    state.outage = options.outage?.()
     const line = followLine(state, meter)
     // A wrapped line could not be redrawn in place: cut it to the terminal's width.
     const columns = (stream as { columns?: number }).columns

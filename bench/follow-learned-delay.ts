@@ -1,0 +1,149 @@
+/**
+ * Section "follow-learned-delay": a follow without `settleMs` learns each series' publish delay
+ * and asks just after it. At clock rate 1 (real time: about 7 minutes):
+ *
+ * a. 3 `1m` series on `serve --publish-delay 0` and 3 on `serve --publish-delay 1500`, each
+ *    followed twice, by clients of their own: one learning the service's time from the `Date`
+ *    header (no `now`, as in production), one given it (`now`, from `GET /_mock/clock`, as tests
+ *    do). The lag from when each candle became available (its close plus the publish delay, on
+ *    the service's clock read from `GET /_mock/clock`) to its delivery, and requests per series
+ *    per interval once learnt (the first LEARNING candles after the start are the learning).
+ *    Beside each series, its median round trip (the goal is 300 ms plus one).
+ * b. Meanwhile, 500 `1m` series in one `followMany` without `settleMs` (bench/follow.ts's server
+ *    of 500 listings, its clock shifted by months): every candle's lag from its close, and 429s.
+ */
+import { createClient } from '../src/index.js'
+import { CLI } from './build-cli.js'
+import { startChildServer, type ChildServer } from './child-server.js'
+import { followMany, startManyServer, type ManyRun } from './follow.js'
+import { serviceClockOf } from './service-clock-model.js'
+import { fmt, median, quantile, spread } from './stats.js'
+import { verdictOf, type BenchRow } from './table.js'
+
+const MIN = 60_000
+const DELAYS = [0, 1_500]
+const PAIRS = ['BTC/USD', 'ETH/USD', 'XRP/USD']
+/** Intervals followed after the start candle; the first LEARNING of them are the learning. */
+const INTERVALS = 6
+const LEARNING = 2
+const LAG_MARGIN_MS = 300
+const MAX_REQUESTS = 1.05
+const CLOCKS: ClockSource[] = ['Date', 'now']
+
+type ClockSource = 'Date' | 'now'
+
+interface SeriesRun {
+  pair: string
+  publishDelayMs: number
+  clock: ClockSource
+  /** Lag after availability of each steady candle (ms, service time). */
+  lagsMs: number[]
+  learningRequests: number
+  steadyRequests: number
+  steadyCandles: number
+  rttMs: number
+  settleMs: number
+}
+
+async function followOne(server: ChildServer, pair: string, publishDelayMs: number, clock: ClockSource, truth: () => number, end: number): Promise<SeriesRun> {
+  const [base, quote] = pair.split('/') as [string, string]
+  let requests = 0
+  const rtts: number[] = []
+  const client = createClient({
+    apiKey: 'demo-pro-key',
+    baseUrl: server.url,
+    hooks: {
+      onRequest: (e) => void (e.endpoint === 'exchange_ohlcv' && requests++),
+      onResponse: (e) => void (e.endpoint === 'exchange_ohlcv' && rtts.push(e.durationMs)),
+    },
+  })
+  const run: SeriesRun = { pair, publishDelayMs, clock, lagsMs: [], learningRequests: 0, steadyRequests: 0, steadyCandles: 0, rttMs: 0, settleMs: 0 }
+  const live = client.exchangeOhlcvFollow({ exchange: 'bitstamp', interval: '1m', base, quote, end }, clock === 'now' ? { now: truth } : {})
+  let n = 0
+  for await (const candle of live) {
+    const available = Date.parse(candle.close_ts) + publishDelayMs
+    if (n === 0) requests = 0 // the latest candle at the start: not part of the learning
+    else if (n <= LEARNING) {
+      if (n === LEARNING) {
+        run.learningRequests = requests
+        requests = 0
+      }
+    } else {
+      run.lagsMs.push(truth() - available)
+      run.steadyCandles++
+    }
+    n++
+  }
+  run.steadyRequests = requests
+  run.rttMs = median(rtts)
+  run.settleMs = live.state.settleMs
+  return run
+}
+
+export interface LearnedDelayBench {
+  series: SeriesRun[]
+  many: ManyRun
+  rows: BenchRow[]
+  pass: boolean
+}
+
+export async function measureFollowLearnedDelay(): Promise<LearnedDelayBench> {
+  const servers = await Promise.all(DELAYS.map((d) => startChildServer(`reference server (publish delay ${d} ms)`, [CLI, 'serve', '--port', '0', '--clock-rate', '1', '--publish-delay', String(d)])))
+  const manyServer = await startManyServer()
+  try {
+    const truths = await Promise.all(servers.map((s) => serviceClockOf(s.url, 1)))
+    const runs = DELAYS.flatMap((d, i) => {
+      const end = Math.ceil(truths[i]!() / MIN) * MIN + INTERVALS * MIN
+      return CLOCKS.flatMap((c) => PAIRS.map((p) => followOne(servers[i]!, p, d, c, truths[i]!, end)))
+    })
+    const [series, many] = await Promise.all([Promise.all(runs), followMany(manyServer, undefined)])
+    return { series, many, ...tableOf(series, many) }
+  } finally {
+    await Promise.all([...servers.map((s) => s.stop()), manyServer.stop()])
+  }
+}
+
+const perInterval = (r: SeriesRun) => r.steadyRequests / r.steadyCandles
+
+function tableOf(series: SeriesRun[], many: ManyRun): { rows: BenchRow[]; pass: boolean } {
+  const rows: BenchRow[] = []
+  for (const d of DELAYS) for (const clock of CLOCKS) {
+    const runs = series.filter((r) => r.publishDelayMs === d && r.clock === clock)
+    const lags = runs.map((r) => median(r.lagsMs))
+    // Each series against its own goal: 300 ms plus its round trip.
+    const over = runs.map((r) => median(r.lagsMs) - r.rttMs)
+    const rtt = median(runs.map((r) => r.rttMs))
+    const lag = spread(lags)
+    const o = spread(over)
+    const req = spread(runs.map(perInterval))
+    rows.push({
+      figure: `learnt settle, publish delay ${d} ms, ${runs.length} 1m series (clock 1x, service time ${clock === 'Date' ? 'from Date headers' : 'given (now)'}): median lag after a candle became available ${fmt(median(lags), 0)} ms (${fmt(lag.low, 0)}–${fmt(lag.high, 0)}), less a round trip (median ${fmt(rtt, 0)} ms) ${fmt(median(over), 0)} ms (${fmt(o.low, 0)}–${fmt(o.high, 0)})`,
+      goal: `<= ${LAG_MARGIN_MS} ms + 1 round trip`,
+      verdict: verdictOf(o.low, o.high, LAG_MARGIN_MS, true),
+    })
+    rows.push({
+      figure: `the same, requests per series per interval once learnt: ${fmt(median(runs.map(perInterval)), 2)} (${fmt(req.low, 2)}–${fmt(req.high, 2)}); while learning (first ${LEARNING} candles): ${runs.map((r) => r.learningRequests).join(', ')} requests; settle learnt ${runs.map((r) => r.settleMs).join(', ')} ms`,
+      goal: `<= ${MAX_REQUESTS}`,
+      verdict: verdictOf(req.low, req.high, MAX_REQUESTS, true),
+    })
+  }
+  const manyMax = Math.max(...many.lagsMs)
+  rows.push({
+    figure: `${many.series} 1m series in one followMany, learnt settle (shifted service clock, learnt from Date), ${many.candles} candles: lag from close median ${fmt(median(many.lagsMs) / 1000, 2)} s, p99 ${fmt(quantile(many.lagsMs, 0.99) / 1000, 2)} s, max ${fmt(manyMax / 1000, 2)} s; ${many.rateLimited} x 429`,
+    goal: 'every candle <= 60 s, 0 x 429',
+    verdict: many.everySeriesComplete && manyMax <= MIN && many.rateLimited === 0 ? 'met' : 'not met',
+  })
+  return { rows, pass: rows.every((r) => r.verdict !== 'not met') }
+}
+
+export function reportFollowLearnedDelay(r: LearnedDelayBench): string[] {
+  return [
+    `follow-learned-delay. A follow without settleMs learns the publish delay (clock 1x, ${INTERVALS} intervals, the first ${LEARNING} learning)`,
+    ...r.series.map(
+      (s) =>
+        `  delay ${s.publishDelayMs} ms, ${s.clock}, ${s.pair}: lags after availability ${s.lagsMs.map((x) => fmt(x, 0)).join(', ')} ms; rtt ${fmt(s.rttMs, 0)} ms; requests ${s.learningRequests} learning + ${s.steadyRequests} for ${s.steadyCandles} candles; settle ${s.settleMs} ms`,
+    ),
+    `  followMany: ${r.many.series} series, ${r.many.candles} candles after the first boundary in ${fmt(r.many.wallMs / 1000, 1)} s, every series complete: ${r.many.everySeriesComplete}`,
+    ...r.rows.map((row) => `  ${row.figure} [goal ${row.goal || '-'}: ${row.verdict}]`),
+  ]
+}

@@ -1,0 +1,57 @@
+/*
+ * Issue 28 §4, seeded chaos: `market-candles serve` at a fast clock, `export --follow` into SQLite
+ * (and PostgreSQL when its binaries exist), faults of every kind through POST /_mock/faults, the
+ * service killed and started again on the same port, clock jumps (chaos-round.ts). At the end each
+ * output equals the service's series fetched page by page: no gap, no duplicate. The seed
+ * (CHAOS_SEED, else random) is printed and named in any failure: CHAOS_SEED=N replays the schedule.
+ * bench/chaos-follow.ts runs longer rounds.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { freePort } from '../support/free-port.js'
+import { POSTGRES_MISSING, startPostgres, type RunningPostgres } from '../support/postgres-server.js'
+import { describeRound, runChaosRound } from './chaos-round.js'
+import { chaosSeed } from './chaos-schedule.js'
+import { freshDatabase } from './read-postgres.js'
+
+const SEED = chaosSeed()
+const CHAOS_MS = 20_000
+const REPLAY = `CHAOS_SEED=${SEED} npx vitest run test/export/follow-chaos.test.ts`
+
+let dir: string
+let pg: RunningPostgres | undefined
+
+beforeAll(async () => {
+  console.log(`chaos seed ${SEED} (replay: ${REPLAY})`)
+  dir = mkdtempSync(join(tmpdir(), 'export-follow-chaos-'))
+  if (POSTGRES_MISSING === undefined) pg = await startPostgres()
+  else console.warn(`PostgreSQL part SKIPPED: ${POSTGRES_MISSING}`)
+})
+afterAll(async () => {
+  await pg?.destroy()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+test(
+  `seeded chaos (seed ${SEED}): faults of every kind, the service killed and restarted on the same port, clock jumps; each follower's output equals the service at the end, no gap, no duplicate`,
+  async () => {
+    let round
+    try {
+      round = await runChaosRound({ seed: SEED, chaosMs: CHAOS_MS, port: await freePort(), dir, ...(pg ? { postgresUrl: await freshDatabase(pg) } : {}) })
+    } catch (error) {
+      throw new Error(`chaos seed ${SEED}: ${(error as Error).message}\nreplay: ${REPLAY}`)
+    }
+    const why = (what: string) => `chaos seed ${SEED}: ${what}\nreplay: ${REPLAY}\n${describeRound(round)}`
+    expect(round.kills).toBe(1)
+    expect(round.followers).toHaveLength(pg ? 2 : 1)
+    for (const f of round.followers) {
+      expect(f.catchUpMs, why(`${f.name} was not live again within 60 s of the faults cleared`)).toBeDefined()
+      expect(f.code, why(`${f.name}: SIGTERM should end it with exit 0`)).toBe(0)
+      expect(f.leaked, why(`${f.name} printed a secret`)).toEqual([])
+      expect(f.differences, why(`${f.name}: the output differs from the service`)).toEqual([])
+    }
+  },
+  240_000,
+)
