@@ -15,14 +15,7 @@ import type { MockService } from './service.js'
 import type { MockResponse } from './types.js'
 
 
-/** The largest body a control request may carry (64 KiB), but for the routes of {@link MAX_DATA_BODY}. */
-export const MAX_CONTROL_BODY = 64 * 1024
-
-/**
- * The largest body of `POST /_mock/data/candles` (64 MiB): a batch of 100,000 candles is about
- * 25 MB of JSON. Past it the server answers 413 and stops buffering.
- */
-export const MAX_DATA_BODY = 64 * 1024 * 1024
+export { MAX_CONTROL_BODY, MAX_DATA_BODY, bodyLimitOf } from './control-limits.js'
 
 /** A request to the control plane; `body` is the raw text of the request body. */
 export interface ControlRequest {
@@ -132,21 +125,6 @@ function findRoute(path: string): { route: ControlRoute; param: string } | undef
 
 /** True when `path` belongs to the control plane. */
 export const isControlPath = (path: string): boolean => path === '/_mock' || path.startsWith('/_mock/')
-
-const SMALL_BODIES = new Set(['POST /_mock/faults', 'POST /_mock/clock', 'POST /_mock/data/generate'])
-const NAMED_BODIES = ['/_mock/data/exchanges/', '/_mock/data/assets/', '/_mock/plans/', '/_mock/keys/']
-
-/**
- * The most bytes the body of a request to `path` with `method` may hold, or undefined when the
- * control plane reads no body there: {@link MAX_DATA_BODY} for `POST /_mock/data/candles`,
- * {@link MAX_CONTROL_BODY} for the other routes that take one.
- */
-export function bodyLimitOf(method: string, path: string): number | undefined {
-  if (method === 'POST' && path === '/_mock/data/candles') return MAX_DATA_BODY
-  if (SMALL_BODIES.has(`${method} ${path}`)) return MAX_CONTROL_BODY
-  if (method === 'PUT' && NAMED_BODIES.some((prefix) => path.startsWith(prefix))) return MAX_CONTROL_BODY
-  return undefined
-}
 
 /**
  * Answers a control-plane request of the standalone server: health, requests, usage, reset, faults, clock,
