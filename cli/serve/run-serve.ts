@@ -36,6 +36,12 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     console.error(`market-candles: ${error.message}`)
     return EXIT.failure
   }
+  // Before listening, so it shows even when the address cannot be bound.
+  if (args.controlToken === undefined && !isLoopbackHost(args.host)) {
+    console.error(
+      `market-candles: warning: --host ${args.host} is reachable from other machines and the control plane (/_mock) is not locked: anyone who reaches this server can change its data, keys and faults. Set MARKET_CANDLES_CONTROL_TOKEN (or --control-token) to require 'Authorization: Bearer <token>'.`,
+    )
+  }
   let server
   try {
     server = await startMockServer({ port: args.port, host: args.host, latency: args.latency, controlToken: args.controlToken, ...(loaded ? { service: loaded.service } : serviceOptions) })
@@ -46,11 +52,6 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     return EXIT.failure
   }
   console.log(`listening on ${server.url}`)
-  if (args.controlToken === undefined && !isLoopbackHost(args.host)) {
-    console.error(
-      `market-candles: warning: --host ${args.host} is reachable from other machines and the control plane (/_mock) is not locked: anyone who reaches this server can change its data, keys and faults. Set MARKET_CANDLES_CONTROL_TOKEN (or --control-token) to require 'Authorization: Bearer <token>'.`,
-    )
-  }
   console.log('')
   console.log(`clock: ${describeClock(args)}; rate limit: ${args.rateLimit ? '10 requests/second per account' : 'off'}${args.latency ? `; latency: ${args.latency} ms` : ''}${args.publishDelay ? `; publish delay: ${args.publishDelay} ms` : ''}`)
   if (loaded?.keyCount !== undefined) {
