@@ -70,6 +70,7 @@ const PUBLIC_RUNTIME_EXPORTS: Record<string, readonly string[]> = {
   ],
   'market-candles/mocks': [
     'DEFAULT_JOURNAL_SIZE',
+    'DataError',
     'buildControlPlaneOpenApi',
     'FixtureError',
     'RequestWaitTimeoutError',

@@ -54,6 +54,8 @@ export interface GenerateSpec {
   price?: number
   /** 1 is the default dataset's BTC. @default 1 */
   volatility?: number
+  /** Typical base volume traded per minute. @default 10 */
+  volumePerMinute?: number
 }
 
 /** A source `load` reads: a path of a file `market-candles export` wrote (Node only), or rows in memory. */
@@ -94,3 +96,5 @@ export interface PlanControl {
   put(plan: Plan): void
   list(): Plan[]
 }
+
+export { DataError } from './data-error.js'

@@ -2,7 +2,7 @@ import type { ApiKey } from '../data/accounts.js'
 
 interface StoredKey {
   readonly digest: Uint8Array
-  readonly account: string
+  account: string
   revoked: boolean
   /** First characters only, so listings never show a whole key. */
   readonly hint: string
@@ -49,6 +49,15 @@ export class KeyRing {
   /** Adds a key to an account. */
   async add(key: string, account: string, revoked = false): Promise<void> {
     this.#keys.push(await KeyRing.#stored(this.#keys, key, account, revoked))
+  }
+
+  /** Adds a key, or points a key already present to `account` (live again if it was revoked). */
+  async put(key: string, account: string): Promise<void> {
+    if (key === '') throw new TypeError('An API key cannot be empty')
+    const found = constantTimeFind(this.#keys, await sha256(key))
+    if (!found) return this.add(key, account)
+    found.account = account
+    found.revoked = false
   }
 
   /** Revokes a key: it then answers 401 "Invalid API key". Returns false when the key is unknown. */

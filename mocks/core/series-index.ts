@@ -1,7 +1,8 @@
-import type { KnownInterval, PairCoverage } from '../../src/schemas/index.js'
+import type { AggregatedCandle, KnownInterval, PairCoverage } from '../../src/schemas/index.js'
 import { formatTimestamp } from '../../src/contract/index.js'
 import { aggregatedSeries } from '../data/aggregated-series.js'
 import { mapKey } from '../data/map-key.js'
+import { withAggregatedEdits, type EditEntry } from '../data/overlay-store.js'
 import { METHOD_IMPLEMENTATIONS } from '../data/method-registry.js'
 import { first, type AggregatedSeries, type CandleStore, type ExchangeSeries, type Series } from '../data/series.js'
 import { compare } from './compare.js'
@@ -11,7 +12,11 @@ export class SeriesIndex {
   readonly #exchangeSeries = new Map<string, Map<string, ExchangeSeries>>()
   readonly #aggregated = new Map<string, Map<string, AggregatedSeries>>()
 
-  constructor(readonly store: CandleStore) {}
+  /** `aggregatedEdits`: what a service arranged on aggregated series, laid over the derived ones. */
+  constructor(
+    readonly store: CandleStore,
+    readonly aggregatedEdits: (method: string, interval: KnownInterval) => ReadonlyMap<string, EditEntry<AggregatedCandle>> | undefined = () => undefined,
+  ) {}
 
   /** The pairs of one exchange at one interval, by {@link mapKey}(base, quote). */
   exchangePairs(exchange: string, interval: KnownInterval): Map<string, ExchangeSeries> {
@@ -36,7 +41,7 @@ export class SeriesIndex {
         }
       }
       const combine = METHOD_IMPLEMENTATIONS[method]!
-      found = new Map([...members].map(([pair, list]) => [pair, aggregatedSeries(method, combine, list)]))
+      found = withAggregatedEdits(new Map([...members].map(([pair, list]) => [pair, aggregatedSeries(method, combine, list)])), this.aggregatedEdits(method, interval))
       this.#aggregated.set(key, found)
     }
     return found

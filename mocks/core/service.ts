@@ -1,5 +1,10 @@
 import type { DateInput } from '../../src/contract/index.js'
-import type { Account, ApiKey, Plan } from '../data/accounts.js'
+import { planSchema, type Account, type ApiKey, type Plan } from '../data/accounts.js'
+import { OverlayStore } from '../data/overlay-store.js'
+import { issueOf } from './check-candles.js'
+import type { DataControl, DataIssue, KeyPut, PlanControl } from './data-control.js'
+import { DataError } from './data-error.js'
+import { createDataControl } from './service-data.js'
 import type { ExplicitDataset } from '../data/explicit-store.js'
 import type { ProceduralDataset } from '../data/procedural-store.js'
 import type { CandleStore } from '../data/series.js'
@@ -11,7 +16,7 @@ import { FaultCapabilities, FaultQueue } from './faults.js'
 import { loadFixtures, type Fixtures } from './fixtures.js'
 import { RequestJournal, type WaitOptions } from './journal.js'
 import type { JournalEntry, JournalFilter } from './journal-entry.js'
-import { KeyRing, type KeyInfo } from './key-ring.js'
+import { KeyRing, hintOf, type KeyInfo } from './key-ring.js'
 import { rateWindowOf } from './rate-window.js'
 import { SeriesIndex } from './series-index.js'
 import { MAX_SESSIONS, splitSessionUrl, tooManySessions } from './session-path.js'
@@ -72,12 +77,51 @@ export interface MockService {
   /** The accounts' keys. */
   readonly keys: {
     add(key: string, account: string): Promise<void>
+    /**
+     * Adds a key, creating its account on `plan` when the account is new; `plan` given for an
+     * existing account moves the account to it; a key already present is re-pointed to `account`
+     * (and is live again if it was revoked). Bad input throws a `DataError` (quoting the key's
+     * hint only) and changes nothing.
+     *
+     * @example
+     * await service.keys.put({ key: 'test-key-1', account: 'acct_test', plan: 'free' })
+     */
+    put(key: KeyPut): Promise<void>
     revoke(key: string): Promise<boolean>
     list(): KeyInfo[]
   }
+  /**
+   * The plans of this service (a session has its own, starting from the fixtures'): `put` adds a
+   * plan or replaces the one with its id (checked with `planSchema`; bad input throws a `DataError`).
+   *
+   * @example
+   * service.plans.put({ id: 'tiny', endpoints: { exchange_ohlcv: { '1h': 'PT6H' } } })
+   * await service.keys.put({ key: 'tiny-key-1', account: 'acct_tiny', plan: 'tiny' })
+   */
+  readonly plans: PlanControl
+  /**
+   * The data this service serves, changed at run time: candles put or removed, exchanges, assets,
+   * generated series. Every change is checked whole first (a bad row throws a `DataError` naming
+   * every bad row; nothing changes) and seen by this service only: a session's changes stay in
+   * the session, and a new session starts from the starting data.
+   *
+   * @example
+   * service.data.putCandles([{ exchange: 'bitstamp', interval: '1h', base: 'BTC', quote: 'USD', close_ts: '2025-01-01T10:00:00Z',
+   *   open: 100, high: 110, low: 90, close: 105, base_volume: 2, quote_volume: 200,
+   *   source_provider: 'test', source_channel: 'test', flag: null }])
+   * service.data.removeCandles({ exchange: 'bitstamp', interval: '1h', base: 'BTC', quote: 'USD', from: '2025-01-02', to: '2025-01-03' })
+   */
+  readonly data: DataControl
   /** Injected faults: status answers, broken, cut, slow or hanging connections, latency. */
   readonly faults: FaultQueue
-  /** Restores fixtures (keys, clock), usage, rate windows; drops pending faults and the journal (and, on the root service, every session). */
+  /**
+   * Back to the starting world: data, keys, accounts and plans as the fixtures give them, the clock,
+   * usage and rate windows restored; pending faults and the journal dropped (and, on the root
+   * service, every session).
+   *
+   * @example
+   * afterEach(() => service.reset()) // each test starts from the same world
+   */
   reset(): Promise<void>
   /**
    * The requests the service received, oldest first, filtered by `path`, `status`, `account`,
@@ -173,8 +217,32 @@ function serviceOf(shared: Shared, hooks: SessionHooks | undefined): MockService
   const keys = new KeyRing()
   const faults = new FaultQueue(shared.capabilities)
   const journal = new RequestJournal(options.journal === false ? 0 : options.journal?.size)
-  const { accounts } = fixtures
-  const ctx: ServiceContext = { index: shared.index, plans: fixtures.plans, accounts, keys, usage: new Map(), rateWindow, clock, publishDelayMs }
+  // Plans and accounts per service, from the fixtures; the data is an overlay over the shared store.
+  const plans = new Map(fixtures.plans)
+  const accounts = new Map(fixtures.accounts)
+  const overlay = new OverlayStore(fixtures.store)
+  let index = shared.index
+  let indexVersion = overlay.version
+  const indexNow = (): SeriesIndex => {
+    if (indexVersion !== overlay.version) {
+      index = overlay.pristine ? shared.index : new SeriesIndex(overlay.store, (method, interval) => overlay.aggregatedEdits(method, interval))
+      indexVersion = overlay.version
+    }
+    return index
+  }
+  const ctx: ServiceContext = {
+    get index() {
+      return indexNow()
+    },
+    plans,
+    accounts,
+    keys,
+    usage: new Map(),
+    rateWindow,
+    clock,
+    publishDelayMs,
+  }
+  const data = createDataControl({ overlay, index: indexNow, visibleNow: () => clock.now() - publishDelayMs })
   const dispatchOptions = { faults, journal, validateResponses: options.validateResponses ?? false }
   let ready = keys.load(fixtures.keys)
   // Awaited by every request; this only keeps a failure from going unhandled before the first one.
@@ -203,8 +271,25 @@ function serviceOf(shared: Shared, hooks: SessionHooks | undefined): MockService
         await ready
         return keys.revoke(key)
       },
+      async put(put) {
+        await ready
+        const { key, account, plan } = checkKeyPut(put, accounts, plans)
+        // The account first (synchronously), so a request racing the digest never finds a key without one.
+        const existing = accounts.get(account)
+        if (!existing || (plan !== undefined && existing.plan !== plan)) accounts.set(account, { id: account, plan: plan ?? existing!.plan })
+        await keys.put(key, account)
+      },
       list: () => keys.list(),
     },
+    plans: {
+      put(plan) {
+        const parsed = planSchema.safeParse(plan)
+        if (!parsed.success) throw new DataError('plans.put', parsed.error.issues.map((i) => issueOf(0, i)), 'plan')
+        plans.set(parsed.data.id, parsed.data)
+      },
+      list: () => [...plans.values()].map((p) => structuredClone(p)),
+    },
+    data,
     faults,
     async reset() {
       ctx.usage.clear()
@@ -213,6 +298,9 @@ function serviceOf(shared: Shared, hooks: SessionHooks | undefined): MockService
       journal.clear()
       clock.reset()
       hooks?.reset()
+      overlay.reset()
+      restore(plans, fixtures.plans)
+      restore(accounts, fixtures.accounts)
       ready = keys.load(fixtures.keys)
       await ready
     },
@@ -225,4 +313,27 @@ function serviceOf(shared: Shared, hooks: SessionHooks | undefined): MockService
     },
     sessions: () => hooks?.names() ?? [],
   }
+}
+
+function restore<T>(map: Map<string, T>, from: ReadonlyMap<string, T>): void {
+  map.clear()
+  for (const [k, v] of from) map.set(k, v)
+}
+
+/** Checks a key put whole; a message never quotes the key, only its hint. */
+function checkKeyPut(put: unknown, accounts: ReadonlyMap<string, Account>, plans: ReadonlyMap<string, Plan>): Required<Pick<KeyPut, 'key' | 'account'>> & { plan?: string } {
+  const issues: DataIssue[] = []
+  const issue = (field: string | undefined, message: string) => issues.push({ index: 0, ...(field === undefined ? {} : { field }), message })
+  if (typeof put !== 'object' || put === null || Array.isArray(put)) {
+    issue(undefined, `expected { key, account, plan? }, got ${put === null ? 'null' : Array.isArray(put) ? 'array' : typeof put}`)
+    throw new DataError('keys.put', issues, 'key')
+  }
+  const { key, account, plan } = put as Record<string, unknown>
+  if (typeof key !== 'string' || key === '') issue('key', 'expected a non-empty string')
+  else if (key.trim() !== key) issue('key', `the key ${hintOf(key)} has white space at an end: the service trims the header, so it could never be sent`)
+  if (typeof account !== 'string' || account === '') issue('account', 'expected a non-empty string')
+  if (plan !== undefined && (typeof plan !== 'string' || !plans.has(plan))) issue('plan', `unknown plan ${JSON.stringify(plan)} (known: ${[...plans.keys()].join(', ')})`)
+  if (plan === undefined && typeof account === 'string' && account !== '' && !accounts.has(account)) issue('plan', `account '${account}' is new: give its plan`)
+  if (issues.length > 0) throw new DataError('keys.put', issues, 'key')
+  return { key: key as string, account: account as string, ...(plan === undefined ? {} : { plan: plan as string }) }
 }

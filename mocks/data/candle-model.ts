@@ -13,6 +13,8 @@ export interface PairModel {
   readonly volatility: number
   /** Typical base volume traded per minute. */
   readonly volumePerMinute: number
+  /** Picks another market of the same shape; none: the default dataset's. */
+  readonly seed?: number | undefined
 }
 
 const MINUTE = 60_000
@@ -41,9 +43,11 @@ const roundTo = (x: number, scale: number): number => Math.round(x * scale) / sc
  */
 export function candleModel(exchange: string, pair: PairModel, interval: KnownInterval): (t: number) => ExchangeCandle {
   const step = INTERVAL_MS[interval]
-  const pairSeed = hashString(`${pair.base}/${pair.quote}`)
-  const venueSeed = hashString(`${exchange}:${pair.base}/${pair.quote}`)
-  const candleSeed = hashString(`${exchange}:${pair.base}/${pair.quote}:${interval}`)
+  // Without a seed the names alone seed the market, as the default dataset always did.
+  const salt = pair.seed === undefined ? '' : `#${pair.seed}`
+  const pairSeed = hashString(`${pair.base}/${pair.quote}${salt}`)
+  const venueSeed = hashString(`${exchange}:${pair.base}/${pair.quote}${salt}`)
+  const candleSeed = hashString(`${exchange}:${pair.base}/${pair.quote}:${interval}${salt}`)
   const decimals = Math.min(10, Math.max(2, 6 - Math.floor(Math.log10(pair.price))))
   const priceScale = 10 ** decimals
   const unitStep = 10 ** -decimals

@@ -1,6 +1,7 @@
 import type { Asset, Exchange, ExchangeCandle, KnownInterval } from '../../src/schemas/index.js'
-import { INTERVAL_MS, assetSchema, exchangeCandleSchema, exchangeSchema, isKnownInterval } from '../../src/schemas/index.js'
+import { assetSchema, exchangeCandleSchema, exchangeSchema } from '../../src/schemas/index.js'
 import { formatTimestamp } from '../../src/contract/index.js'
+import { candleProblem, lifetimeProblem } from './candle-rules.js'
 import { FixtureError, checkRecords } from './fixture-error.js'
 import { lowerBound, upperBound } from './grid.js'
 import { mapKey } from './map-key.js'
@@ -11,35 +12,6 @@ export interface ExplicitDataset {
   exchanges: Exchange[]
   assets: Asset[]
   candles: ExchangeCandle[]
-}
-
-/** The integrity rules every stored candle keeps, so aggregation can rely on them. */
-function candleProblem(c: ExchangeCandle): string | undefined {
-  if (!isKnownInterval(c.interval)) return `interval '${c.interval}' is not one of 1m, 1h, 1d`
-  const t = Date.parse(c.close_ts)
-  if (t % INTERVAL_MS[c.interval] !== 0) return `close_ts ${c.close_ts} is not on the ${c.interval} grid (close_ts is the interval's end boundary)`
-  if (c.low > c.high) return `low ${c.low} is above high ${c.high}`
-  for (const side of ['open', 'close'] as const) {
-    if (c[side] < c.low || c[side] > c.high) return `${side} ${c[side]} is outside [low ${c.low}, high ${c.high}]`
-  }
-  if (c.base_volume < 0 || c.quote_volume < 0) return 'volumes must be >= 0'
-  if (c.base_volume > 0) {
-    const avg = c.quote_volume / c.base_volume
-    if (avg < c.low || avg > c.high) return `quote_volume / base_volume = ${avg} is outside [low ${c.low}, high ${c.high}]`
-  }
-  return undefined
-}
-
-/** A candle must open on or after its exchange's creation and close by its closing date (00:00Z). */
-function lifetimeProblem(c: ExchangeCandle, exchange: Exchange): string | undefined {
-  const t = Date.parse(c.close_ts)
-  if (t - INTERVAL_MS[c.interval as KnownInterval] < Date.parse(exchange.creation_date)) {
-    return `opens before the exchange's creation_date ${exchange.creation_date}`
-  }
-  if (exchange.closing_date !== null && t > Date.parse(exchange.closing_date)) {
-    return `closes after the exchange's closing_date ${exchange.closing_date} (history stops there)`
-  }
-  return undefined
 }
 
 function arraySeries(exchange: string, interval: KnownInterval, base: string, quote: string, rows: Timed<ExchangeCandle>[]): ExchangeSeries {

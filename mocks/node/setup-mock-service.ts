@@ -1,5 +1,6 @@
 import { setupServer, type SetupServer } from 'msw/node'
 import { DEFAULT_BASE_URL } from '../../src/contract/index.js'
+import type { DataControl } from '../core/data-control.js'
 import { journalOf, type JournalView } from '../core/journal-view.js'
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js'
 import { createHandlers, handlersContext } from '../msw/handlers.js'
@@ -17,6 +18,13 @@ export interface SetupMockServiceOptions extends MockServiceOptions {
 export interface MockServiceHandle extends JournalView {
   /** The service: usage, clock, keys, faults. */
   readonly service: MockService
+  /**
+   * The service's data, changed at run time: `service.data` (see {@link MockService.data}).
+   * `reset()` restores the starting data.
+   * @example
+   * mock.data.removeCandles({ exchange: 'bitstamp', interval: '1h', base: 'BTC', quote: 'USD', from: '2025-01-02', to: '2025-01-03' })
+   */
+  readonly data: DataControl
   /** The underlying MSW server, e.g. for `server.use(...)` overrides. */
   readonly server: SetupServer
   readonly baseUrl: string
@@ -32,7 +40,7 @@ export interface MockServiceHandle extends JournalView {
   readonly fetch: typeof fetch
   /** Starts intercepting; unhandled requests fail the test by default. */
   listen(options?: Parameters<SetupServer['listen']>[0]): void
-  /** Drops `server.use` overrides and restores the service (usage, rate windows, keys, clock). */
+  /** Drops `server.use` overrides and restores the service (data, plans, keys, usage, rate windows, clock). */
   reset(): Promise<void>
   /** Stops intercepting. */
   close(): void
@@ -58,6 +66,7 @@ export function setupMockService(options: SetupMockServiceOptions = {}): MockSer
   return {
     ...journalOf(service),
     service,
+    data: service.data,
     server,
     baseUrl,
     // With a server.use override installed, requests go through MSW's handler matching.

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
+import type { DataControl } from '../core/data-control.js'
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js'
 import { CORS_HEADERS, preflightHeaders } from '../core/cors.js'
 import { json } from '../core/respond.js'
@@ -44,6 +45,13 @@ export interface RunningMockServer {
   /** `http://HOST:PORT`, no trailing slash. */
   readonly url: string
   readonly service: MockService
+  /**
+   * The root service's data, changed at run time: `service.data` (see {@link MockService.data});
+   * `server.service.session(name).data` is a session's.
+   * @example
+   * server.data.putExchange({ name: 'kraken', creation_date: '2013-09-10', closing_date: null })
+   */
+  readonly data: DataControl
   readonly server: Server
   /** Stops accepting and closes idle connections. */
   close(): Promise<void>
@@ -206,6 +214,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   return {
     url: `http://${hostPart}:${address.port}`,
     service,
+    data: service.data,
     server,
     close: () =>
       new Promise<void>((resolve, reject) => {

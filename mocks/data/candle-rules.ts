@@ -1,0 +1,66 @@
+import type { Exchange, KnownInterval } from '../../src/schemas/index.js'
+import { INTERVAL_MS, isKnownInterval } from '../../src/schemas/index.js'
+
+/** The fields the integrity rules read: an exchange candle or an aggregated one. */
+export interface CandleNumbers {
+  interval: string
+  close_ts: string
+  open: number
+  high: number
+  low: number
+  close: number
+  base_volume: number
+  quote_volume: number
+}
+
+/** One broken rule of one candle: the field at fault (when one) and the rule in words. */
+export interface CandleProblem {
+  field?: string
+  message: string
+}
+
+/**
+ * Every integrity rule a stored candle breaks (none: an empty array), so aggregation can rely on
+ * them (contract: reference-service). `vwapInRange`: the implied average price
+ * quote_volume / base_volume lies in [low, high], a rule of exchange candles.
+ */
+export function candleProblems(c: CandleNumbers, vwapInRange = true): CandleProblem[] {
+  if (!isKnownInterval(c.interval)) return [{ field: 'interval', message: `interval '${c.interval}' is not one of 1m, 1h, 1d` }]
+  const problems: CandleProblem[] = []
+  const t = Date.parse(c.close_ts)
+  if (t % INTERVAL_MS[c.interval] !== 0) problems.push({ field: 'close_ts', message: `close_ts ${c.close_ts} is not on the ${c.interval} grid (close_ts is the interval's end boundary)` })
+  if (c.low > c.high) problems.push({ field: 'low', message: `low ${c.low} is above high ${c.high}` })
+  for (const side of ['open', 'close'] as const) {
+    if (c[side] < c.low || c[side] > c.high) problems.push({ field: side, message: `${side} ${c[side]} is outside [low ${c.low}, high ${c.high}]` })
+  }
+  for (const side of ['base_volume', 'quote_volume'] as const) {
+    if (c[side] < 0) problems.push({ field: side, message: `${side} ${c[side]} is negative (volumes must be >= 0)` })
+  }
+  if (vwapInRange && c.base_volume > 0 && c.quote_volume >= 0) {
+    const avg = c.quote_volume / c.base_volume
+    if (avg < c.low || avg > c.high) problems.push({ field: 'quote_volume', message: `quote_volume / base_volume = ${avg} is outside [low ${c.low}, high ${c.high}]` })
+  }
+  return problems
+}
+
+/** The first rule a candle breaks, in words (fixtures stop at the first bad record). */
+export function candleProblem(c: CandleNumbers): string | undefined {
+  return candleProblems(c)[0]?.message
+}
+
+/** The close times an exchange can have candles at: from its creation (the first candle opens then) to its closing date 00:00Z. */
+export function lifetimeOf(exchange: Exchange, interval: KnownInterval): { first: number; last: number } {
+  return {
+    first: Date.parse(exchange.creation_date) + INTERVAL_MS[interval],
+    last: exchange.closing_date === null ? Infinity : Date.parse(exchange.closing_date),
+  }
+}
+
+/** A candle must open on or after its exchange's creation and close by its closing date (00:00Z). */
+export function lifetimeProblem(c: { interval: string; close_ts: string }, exchange: Exchange): string | undefined {
+  const t = Date.parse(c.close_ts)
+  const { first, last } = lifetimeOf(exchange, c.interval as KnownInterval)
+  if (t < first) return `opens before the exchange's creation_date ${exchange.creation_date}`
+  if (t > last) return `closes after the exchange's closing_date ${exchange.closing_date} (history stops there)`
+  return undefined
+}
