@@ -1,7 +1,8 @@
 import { rawQueryOf } from '../../src/contract/index.js'
 import type { ValidationIssue } from '../../src/schemas/index.js'
-import type { DataControl, KeyPut, PlanControl, RemoveSelector } from './data-control.js'
-import { dataIssuesOf, dataIssuesToValidation, type IssueSource } from './data-issues.js'
+import type { KeyPut, RemoveSelector } from './data-control.js'
+import { DataError } from './data-error.js'
+import { dataIssuesToValidation, type IssueSource } from './data-issues.js'
 import { notAnArray, notAnObject, parseJsonBody } from './json-body.js'
 import { invalid, json } from './respond.js'
 import type { ControlRoute } from './control-route.js'
@@ -14,24 +15,14 @@ import type { MockResponse } from './types.js'
  * `DataError`s become 422s naming every bad row.
  */
 
-/** What these routes need of a service (root or session). */
-interface Arrangeable {
-  readonly data: DataControl
-  readonly keys: { put(key: KeyPut): unknown }
-  readonly plans: PlanControl
-}
-
-const arrangeable = (service: MockService): Arrangeable => service as unknown as Arrangeable
-
 /** Runs a change; a `DataError` becomes a 422 whose issues point into `source`. */
 async function change(source: IssueSource, run: () => unknown, answer: (result: unknown) => MockResponse): Promise<MockResponse> {
   let result: unknown
   try {
     result = await run()
   } catch (error) {
-    const issues = dataIssuesOf(error)
-    if (!issues) throw error
-    return invalid(dataIssuesToValidation(issues, source))
+    if (!(error instanceof DataError)) throw error
+    return invalid(dataIssuesToValidation(error.issues, source))
   }
   return answer(result)
 }
@@ -46,7 +37,7 @@ function mismatch(name: string, path: string, field: string, body: Record<string
 }
 
 /** `PUT /_mock/data/exchanges/NAME`, `/assets/TICKER`, `/_mock/plans/NAME`: one object whose key field may be left to the path. */
-function putNamed(field: string, pathName: string, put: (service: Arrangeable, value: never) => unknown) {
+function putNamed(field: string, pathName: string, put: (service: MockService, value: never) => unknown) {
   return (service: MockService, text: string, _query: string, _signal: AbortSignal | undefined, param: string) => {
     const parsed = parseJsonBody(text)
     if ('error' in parsed) return parsed.error
@@ -55,8 +46,8 @@ function putNamed(field: string, pathName: string, put: (service: Arrangeable, v
     const body = parsed.value as Record<string, unknown>
     const wrong = mismatch(pathName, param, field, body)
     if (wrong) return wrong
-    const value = { ...body, [field]: param }
-    return change({ kind: 'object', body: value }, () => put(arrangeable(service), value as never), () => json(200, value))
+    const value = { [field]: param, ...body }
+    return change({ kind: 'object', body: value }, () => put(service, value as never), () => json(200, value))
   }
 }
 
@@ -122,13 +113,12 @@ async function putKey(service: MockService, text: string, _query: string, _signa
   const put: KeyPut = { key, account: body.account as string, ...(body.plan === undefined ? {} : { plan: body.plan as string }) }
   const hide = (text: string) => (key === '' ? text : text.replaceAll(key, '<key>'))
   try {
-    await arrangeable(service).keys.put(put)
+    await service.keys.put(put)
   } catch (error) {
-    const found = dataIssuesOf(error)
     // Anything else is a bug: rethrown without the key, so the server's log never holds it.
-    if (!found) throw new Error(hide((error as Error).message ?? String(error)))
+    if (!(error instanceof DataError)) throw new Error(hide((error as Error).message ?? String(error)))
     return invalid(
-      dataIssuesToValidation(found, { kind: 'object', body: { account: put.account, plan: put.plan } }).map((issue) =>
+      dataIssuesToValidation(error.issues, { kind: 'object', body: { account: put.account, plan: put.plan } }).map((issue) =>
         issue.loc[1] === 'key' ? { ...issue, loc: ['path', 'key'], msg: hide(issue.msg), input: null } : { ...issue, msg: hide(issue.msg) },
       ),
     )
@@ -145,12 +135,12 @@ export const DATA_ROUTES: Record<string, ControlRoute> = {
       const refused = notAnArray(parsed.value)
       if (refused) return refused
       const rows = parsed.value as unknown[]
-      return change({ kind: 'rows', body: rows }, () => arrangeable(service).data.putCandles(rows as never), changed)
+      return change({ kind: 'rows', body: rows }, () => service.data.putCandles(rows as never), changed)
     },
     DELETE: (service, _text, query) => {
       const read = removeSelectorOf(query)
       if ('issues' in read) return invalid(read.issues)
-      return change({ kind: 'query', query: read.raw }, () => arrangeable(service).data.removeCandles(read.selector), changed)
+      return change({ kind: 'query', query: read.raw }, () => service.data.removeCandles(read.selector), changed)
     },
   },
   '/_mock/data/generate': {
@@ -159,11 +149,11 @@ export const DATA_ROUTES: Record<string, ControlRoute> = {
       if ('error' in parsed) return parsed.error
       const refused = notAnObject(parsed.value)
       if (refused) return refused
-      return change({ kind: 'object', body: parsed.value }, () => arrangeable(service).data.generate(parsed.value as never), changed)
+      return change({ kind: 'object', body: parsed.value }, () => service.data.generate(parsed.value as never), changed)
     },
   },
-  '/_mock/data/reset': { POST: (service) => (arrangeable(service).data.reset(), NO_CONTENT) },
-  '/_mock/plans': { GET: (service) => json(200, arrangeable(service).plans.list()) },
+  '/_mock/data/reset': { POST: (service) => (service.data.reset(), NO_CONTENT) },
+  '/_mock/plans': { GET: (service) => json(200, service.plans.list()) },
 }
 
 /** The routes whose last segment is a name: `PREFIX` + NAME. */

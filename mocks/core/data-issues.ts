@@ -33,10 +33,3 @@ export function dataIssuesToValidation(issues: readonly DataIssue[], source: Iss
     return { type: 'value_error', loc: ['body', ...at], msg: `Value error, ${issue.message}`, input: input === undefined ? null : input }
   })
 }
-
-/** A `DataError` of the core: any error carrying `issues: DataIssue[]` (checked by shape, so a copy of the class from another bundle counts too). */
-export function dataIssuesOf(error: unknown): DataIssue[] | undefined {
-  if (!(error instanceof Error) || error.name !== 'DataError') return undefined
-  const issues = (error as { issues?: unknown }).issues
-  return Array.isArray(issues) ? (issues as DataIssue[]) : undefined
-}

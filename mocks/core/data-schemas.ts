@@ -28,6 +28,7 @@ export const generateSpecSchema = z.strictObject({
   seed: z.optional(z.number()),
   price: z.optional(z.number()),
   volatility: z.optional(z.number()),
+  volumePerMinute: z.optional(z.number()),
 })
 
 /** The body of `PUT /_mock/keys/KEY`: the account the key acts as (created with `plan` when new; moved to `plan` when given). */
