@@ -27,6 +27,7 @@ import { measureFollow, reportFollow } from './follow.js'
 import { measureConformance, reportConformance } from './conformance.js'
 import { measureRedisWorkers, reportRedisWorkers, tableRedisWorkers } from './redis-workers.js'
 import { measureWalkCpu, reportWalkCpu, tableWalkCpu } from './walk-cpu.js'
+import { measureArrangedHttp, reportArrangedHttp } from './arranged-http.js'
 
 interface Section {
   id: string
@@ -57,6 +58,7 @@ const SECTIONS = [
   define('7', measureConformance, reportConformance, (r) => r.rows),
   define('3f', measureRedisWorkers, reportRedisWorkers, tableRedisWorkers),
   define('walk-cpu', measureWalkCpu, reportWalkCpu, tableWalkCpu),
+  define('arranged-http', measureArrangedHttp, reportArrangedHttp, (r) => r.rows),
 ]
 
 const args = process.argv.slice(2)
