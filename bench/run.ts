@@ -27,6 +27,7 @@ import { measureFollow, reportFollow } from './follow.js'
 import { measureConformance, reportConformance } from './conformance.js'
 import { measureRedisWorkers, reportRedisWorkers, tableRedisWorkers } from './redis-workers.js'
 import { measureWalkCpu, reportWalkCpu, tableWalkCpu } from './walk-cpu.js'
+import { measureArrangedData, reportArrangedData } from './arranged-data.js'
 import { measureArrangedHttp, reportArrangedHttp } from './arranged-http.js'
 
 interface Section {
@@ -58,6 +59,7 @@ const SECTIONS = [
   define('7', measureConformance, reportConformance, (r) => r.rows),
   define('3f', measureRedisWorkers, reportRedisWorkers, tableRedisWorkers),
   define('walk-cpu', measureWalkCpu, reportWalkCpu, tableWalkCpu),
+  define('arranged', measureArrangedData, reportArrangedData, (r) => r.rows),
   define('arranged-http', measureArrangedHttp, reportArrangedHttp, (r) => r.rows),
 ]
 

@@ -63,13 +63,16 @@ function splitUrl(url: string): { path: string; query: JournalEntry['query'] } {
  * The request journal: every request the service answered, newest last, in a ring buffer of
  * `size` entries so a long-running server's memory stays flat. Size 0 switches it off.
  *
- * Stored as columns of preallocated arrays, the URL kept as received and parsed only when listed:
- * recording a request allocates nothing, so the journal adds no garbage for the collector to chase.
+ * Stored as columns of arrays (grown to `size`, then reused), the URL kept as received and parsed
+ * only when listed: recording a request allocates nothing once the ring is full, so the journal adds
+ * no garbage for the collector to chase.
  */
 export class RequestJournal {
-  readonly #numbers: Float64Array
-  readonly #strings: (string | null)[]
-  readonly #details: (Pick<JournalEntry, 'reason' | 'fault'> | null)[]
+  #numbers = new Float64Array(0)
+  #strings: (string | null)[] = []
+  #details: (Pick<JournalEntry, 'reason' | 'fault'> | null)[] = []
+  /** Entries the columns hold so far: they grow up to `size` as requests arrive. */
+  #capacity = 0
   #next = 0
   #count = 0
   #seq = 0
@@ -77,16 +80,29 @@ export class RequestJournal {
 
   constructor(readonly size: number = DEFAULT_JOURNAL_SIZE) {
     if (!Number.isInteger(size) || size < 0) throw new TypeError(`journal.size must be an integer >= 0, got ${size}`)
-    // Per entry: seq, status (-1: none), wall, service; method, url, account; reason and fault.
-    this.#numbers = new Float64Array(size * 4)
-    this.#strings = new Array(size * 3).fill(null)
-    this.#details = new Array(size).fill(null)
+  }
+
+  /*
+   * Per entry: seq, status (-1: none), wall, service; method, url, account; reason and fault.
+   * The columns grow by doubling (a few times, then never again) instead of being allocated whole:
+   * a full journal is ~64 KB, and a server keeps one per session (up to 1000), most of them never
+   * near full. Until the ring first wraps, entries sit at 0..capacity-1, so growing keeps their places.
+   */
+  #grow(): void {
+    const capacity = Math.min(this.size, Math.max(16, this.#capacity * 2))
+    const numbers = new Float64Array(capacity * 4)
+    numbers.set(this.#numbers)
+    this.#numbers = numbers
+    while (this.#strings.length < capacity * 3) this.#strings.push(null)
+    while (this.#details.length < capacity) this.#details.push(null)
+    this.#capacity = capacity
   }
 
   /** Records one request (a no-op when the journal is off). */
   record(entry: JournalRecord): void {
     if (this.size === 0) return
     const i = this.#next
+    if (i === this.#capacity) this.#grow()
     const n = i * 4
     const s = i * 3
     this.#numbers[n] = ++this.#seq

@@ -4,7 +4,7 @@ import { mapKey } from '../data/map-key.js'
 import type { OverlayStore } from '../data/overlay-store.js'
 import { proceduralSeries } from '../data/procedural-series.js'
 import { paveSegment, putPoints } from '../data/series-edit.js'
-import type { Series } from '../data/series.js'
+import { countIn } from '../data/series.js'
 import { checkCandles, issueOf } from './check-candles.js'
 import { checkSelector, checkSpec } from './check-spec.js'
 import type { ArrangedCandle, DataControl, DataIssue } from './data-control.js'
@@ -21,13 +21,6 @@ export interface DataHost {
 }
 
 const isIssues = (x: unknown): x is DataIssue[] => Array.isArray(x)
-
-/** Counts a walk; the removed candles are counted up to now (an open series has no end). */
-function countOf(series: Series<unknown> | undefined, from: number, to: number): number {
-  let n = 0
-  if (series) for (const _ of series.ascending(from, to)) n++
-  return n
-}
 
 /** `service.data` of one service or session: every change checked whole, then applied to its overlay only. */
 export function createDataControl(host: DataHost): DataControl {
@@ -57,7 +50,8 @@ export function createDataControl(host: DataHost): DataControl {
       const series = 'exchange' in target ? index.exchangePairs(target.exchange, interval).get(pair) : index.aggregatedPairs(target.method, interval).get(pair)
       // A series that does not exist has nothing to remove (and gets no edit).
       if (!series) return { candles: 0 }
-      const removed = countOf(series, from, Math.min(to, host.visibleNow()))
+      // Counted up to now: an open series has no end. Counted without a walk where the series can say.
+      const removed = countIn(series, from, Math.min(to, host.visibleNow()))
       if ('exchange' in target) paveSegment<ExchangeCandle>(overlay.exchangeEdit(target.exchange, interval, base, quote), from, to, null)
       else paveSegment<AggregatedCandle>(overlay.aggregatedEdit(target.method, interval, base, quote), from, to, null)
       overlay.changed()

@@ -142,8 +142,9 @@ export interface MockService {
    */
   waitForRequests(filter?: JournalFilter, options?: WaitOptions): Promise<JournalEntry[]>
   /**
-   * The session `name`, created on first use: the same data, with its own usage, rate windows,
-   * journal, faults, keys and clock. Over HTTP it is the base URL `/_sessions/NAME`.
+   * The session `name`, created on first use: the same starting data, with its own usage, rate
+   * windows, journal, faults, keys, plans, arranged data (`session.data`) and clock. Over HTTP it is
+   * the base URL `/_sessions/NAME`.
    *
    * @example
    * const a = service.session('worker-1')

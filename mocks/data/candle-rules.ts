@@ -24,10 +24,9 @@ export interface CandleProblem {
  * them (contract: reference-service). `vwapInRange`: the implied average price
  * quote_volume / base_volume lies in [low, high], a rule of exchange candles.
  */
-export function candleProblems(c: CandleNumbers, vwapInRange = true): CandleProblem[] {
+export function candleProblems(c: CandleNumbers, vwapInRange = true, t = Date.parse(c.close_ts)): CandleProblem[] {
   if (!isKnownInterval(c.interval)) return [{ field: 'interval', message: `interval '${c.interval}' is not one of 1m, 1h, 1d` }]
   const problems: CandleProblem[] = []
-  const t = Date.parse(c.close_ts)
   if (t % INTERVAL_MS[c.interval] !== 0) problems.push({ field: 'close_ts', message: `close_ts ${c.close_ts} is not on the ${c.interval} grid (close_ts is the interval's end boundary)` })
   if (c.low > c.high) problems.push({ field: 'low', message: `low ${c.low} is above high ${c.high}` })
   for (const side of ['open', 'close'] as const) {
@@ -41,23 +40,6 @@ export function candleProblems(c: CandleNumbers, vwapInRange = true): CandleProb
     if (avg < c.low || avg > c.high) problems.push({ field: 'quote_volume', message: `quote_volume / base_volume = ${avg} is outside [low ${c.low}, high ${c.high}]` })
   }
   return problems
-}
-
-/**
- * True when {@link candleProblems} finds nothing, without building its messages: the check of a
- * batch of 100,000 candles asks this first, and the problems only of a row that fails it.
- * `t` is `Date.parse(c.close_ts)`.
- */
-export function candleRulesHold(c: CandleNumbers, vwapInRange: boolean, t: number): boolean {
-  if (!isKnownInterval(c.interval) || t % INTERVAL_MS[c.interval] !== 0) return false
-  const { low, high } = c
-  if (!(low <= high) || !(c.open >= low && c.open <= high) || !(c.close >= low && c.close <= high)) return false
-  if (!(c.base_volume >= 0) || !(c.quote_volume >= 0)) return false
-  if (vwapInRange && c.base_volume > 0) {
-    const avg = c.quote_volume / c.base_volume
-    if (avg < low || avg > high) return false
-  }
-  return true
 }
 
 /** The first rule a candle breaks, in words (fixtures stop at the first bad record). */

@@ -5,7 +5,7 @@ import { candleProblem, lifetimeProblem } from './candle-rules.js'
 import { FixtureError, checkRecords } from './fixture-error.js'
 import { lowerBound, upperBound } from './grid.js'
 import { mapKey } from './map-key.js'
-import type { CandleStore, ExchangeSeries, Timed } from './series.js'
+import type { CandleStore, Countable, ExchangeSeries, Timed } from './series.js'
 
 /** A dataset given as rows: what a test builds from its own arrays. */
 export interface ExplicitDataset {
@@ -14,13 +14,15 @@ export interface ExplicitDataset {
   candles: ExchangeCandle[]
 }
 
-function arraySeries(exchange: string, interval: KnownInterval, base: string, quote: string, rows: Timed<ExchangeCandle>[]): ExchangeSeries {
+function arraySeries(exchange: string, interval: KnownInterval, base: string, quote: string, rows: Timed<ExchangeCandle>[]): ExchangeSeries & Countable {
   const ts = rows.map((r) => r.t)
   return {
     exchange,
     interval,
     base,
     quote,
+    count: (from, to) => Math.max(0, upperBound(ts, to) - lowerBound(ts, from)),
+    has: (t) => ts[lowerBound(ts, t)] === t,
     *ascending(from, to) {
       for (let i = lowerBound(ts, from); i < rows.length && ts[i]! <= to; i++) yield rows[i]!
     },

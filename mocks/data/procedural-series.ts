@@ -1,7 +1,7 @@
 import type { KnownInterval } from '../../src/schemas/index.js'
 import { INTERVAL_MS } from '../../src/schemas/index.js'
 import { ceilTo, floorTo, lowerBound } from './grid.js'
-import type { ExchangeSeries, Timed } from './series.js'
+import type { Countable, ExchangeSeries, Timed } from './series.js'
 import type { ExchangeCandle } from '../../src/schemas/index.js'
 
 /** An outage: no candle has its `close_ts` in `[from, to)`. */
@@ -29,16 +29,34 @@ export interface ProceduralSeriesSpec {
  * A series whose candles exist on the interval grid between two bounds, outside outages. A walk
  * costs O(limit + log(gaps)): one binary search into the outages, then a step per candle.
  */
-export function proceduralSeries(spec: ProceduralSeriesSpec): ExchangeSeries {
+export function proceduralSeries(spec: ProceduralSeriesSpec): ExchangeSeries & Countable {
   const step = INTERVAL_MS[spec.interval]
   const { gaps, candleAt } = spec
   const gapEnds = gaps.map((g) => g.to)
   const gapStarts = gaps.map((g) => g.from)
+  /** Grid points in [lo, hi], both on the grid. */
+  const points = (lo: number, hi: number) => (hi < lo ? 0 : (hi - lo) / step + 1)
   return {
     exchange: spec.exchange,
     base: spec.base,
     quote: spec.quote,
     interval: spec.interval,
+    // Arithmetic over the grid less the outages: O(gaps), whatever the range.
+    count(from: number, to: number): number {
+      const lo = Math.max(ceilTo(Math.max(from, spec.firstClose), step), spec.firstClose)
+      const hi = floorTo(Math.min(to, spec.lastClose), step)
+      let n = points(lo, hi)
+      for (const gap of gaps) {
+        if (gap.to <= lo || gap.from > hi) continue
+        n -= points(ceilTo(Math.max(gap.from, lo), step), Math.min(hi, ceilTo(gap.to, step) - step))
+      }
+      return n
+    },
+    has(t: number): boolean {
+      if (t < spec.firstClose || t > spec.lastClose || t % step !== 0) return false
+      const g = lowerBound(gapEnds, t + 1) // first outage ending after t
+      return !(g < gaps.length && gaps[g]!.from <= t)
+    },
     *ascending(from: number, to: number): Generator<Timed<ExchangeCandle>> {
       let t = Math.max(ceilTo(Math.max(from, spec.firstClose), step), spec.firstClose)
       const end = Math.min(to, spec.lastClose)

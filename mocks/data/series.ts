@@ -20,6 +20,25 @@ export interface Series<C> {
   descending(to: number, from: number): Iterable<Timed<C>>
 }
 
+/**
+ * What some series answer without a walk (internal, not part of the public `Series`): how many
+ * candles lie in `[from, to]` and whether one closes at `t`. Counting what `removeCandles` drops
+ * over years of 1m history would otherwise walk millions of candles.
+ */
+export interface Countable {
+  count?(from: number, to: number): number | undefined
+  has?(t: number): boolean | undefined
+}
+
+/** How many candles a series holds in `[from, to]`: counted when it can say, else walked. */
+export function countIn(series: Series<unknown> & Countable, from: number, to: number): number {
+  const counted = series.count?.(from, to)
+  if (counted !== undefined) return counted
+  let n = 0
+  for (const _ of series.ascending(from, to)) n++
+  return n
+}
+
 /** The raw series of one exchange. */
 export interface ExchangeSeries extends Series<ExchangeCandle> {
   readonly exchange: string

@@ -1,0 +1,58 @@
+import { describe, expect, test } from 'vitest'
+import fc from 'fast-check'
+import { createMockService } from '../../mocks/index.js'
+import type { ExchangeCandle } from '../../src/schemas/index.js'
+
+const HOUR = 60_000 // a step of the 1m grid
+const T0 = Date.UTC(2024, 9, 7, 8) // the default data has an outage from 08:15 to 08:52
+const OUTAGE_FROM = Date.UTC(2024, 9, 7, 8, 15)
+const OUTAGE_TO = Date.UTC(2024, 9, 7, 8, 52)
+const iso = (t: number) => new Date(t).toISOString().replace('.000Z', 'Z')
+const candle = (t: number): ExchangeCandle => ({
+  exchange: 'bitstamp', interval: '1m', base: 'BTC', quote: 'USD', close_ts: iso(t),
+  open: 100, high: 110, low: 90, close: 105, base_volume: 2, quote_volume: 200, source_provider: 'test', source_channel: 'test', flag: null,
+})
+
+type Op = { kind: 'put'; hours: number[] } | { kind: 'remove'; from: number; to: number } | { kind: 'generate'; from: number; to: number }
+const hour = fc.integer({ min: 0, max: 96 })
+const op: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({ kind: fc.constant('put' as const), hours: fc.uniqueArray(hour, { maxLength: 6 }) }),
+  fc.record({ kind: fc.constant('remove' as const), from: hour, to: hour }).map((o) => ({ ...o, from: Math.min(o.from, o.to), to: Math.max(o.from, o.to) })),
+  fc.record({ kind: fc.constant('generate' as const), from: hour, to: hour }).map((o) => ({ ...o, from: Math.min(o.from, o.to), to: Math.max(o.from, o.to) })),
+)
+
+describe('arranged data over a procedural series with outages: walks and counts match a model of the changes', () => {
+  test('pages forwards and backwards hold exactly the modelled candles, and removeCandles counts them, after any sequence of puts, removals and generated ranges', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { maxLength: 6 }), hour, hour, async (ops, a, b) => {
+        const service = createMockService({ now: '2026-01-01T00:00:00Z' })
+        const data = { exchange: 'bitstamp', interval: '1m', base: 'BTC', quote: 'USD' }
+        for (const o of ops) {
+          if (o.kind === 'put') service.data.putCandles(o.hours.map((h) => candle(T0 + h * HOUR)))
+          else if (o.kind === 'remove') service.data.removeCandles({ ...data, from: T0 + o.from * HOUR, to: T0 + o.to * HOUR })
+          else service.data.generate({ ...data, from: T0 + o.from * HOUR, to: T0 + o.to * HOUR, seed: 3 })
+        }
+        const [from, to] = [T0 + Math.min(a, b) * HOUR, T0 + Math.max(a, b) * HOUR]
+        // The model: which close times hold a candle, and whether it is a put one.
+        const model = new Map<number, string>()
+        for (let h = 0; h <= 96; h++) {
+          const t = T0 + h * HOUR
+          if (!(t >= OUTAGE_FROM && t < OUTAGE_TO)) model.set(t, 'market-candles-sim')
+        }
+        for (const o of ops) {
+          if (o.kind === 'put') for (const h of o.hours) model.set(T0 + h * HOUR, 'test')
+          else for (let h = o.from; h <= o.to; h++) o.kind === 'remove' ? model.delete(T0 + h * HOUR) : model.set(T0 + h * HOUR, 'market-candles-sim')
+        }
+        const expected = [...model].filter(([t]) => t >= from && t <= to).sort(([x], [y]) => x - y).map(([t, source]) => `${iso(t)} ${source}`)
+        const get = async (q: string) => {
+          const res = await service.handle({ method: 'GET', url: `/v1/exchange_ohlcv?exchange=bitstamp&interval=1m&base=BTC&quote=USD&${q}&limit=1000`, headers: { 'x-api-key': 'demo-enterprise-key' } })
+          return (res.body as ExchangeCandle[]).filter((c) => Date.parse(c.close_ts) >= from).map((c) => `${c.close_ts} ${c.source_provider}`)
+        }
+        expect(await get(`start=${iso(from)}&end=${iso(to)}`)).toEqual(expected)
+        expect(await get(`end=${iso(to)}`)).toEqual(expected)
+        expect(service.data.removeCandles({ ...data, from, to })).toEqual({ candles: expected.length })
+      }),
+      { numRuns: 150 },
+    )
+  })
+})
