@@ -1,9 +1,21 @@
-/** The largest body a control request may carry (64 KiB), but for the routes of {@link MAX_DATA_BODY}. */
+/**
+ * The largest body a control request may carry, in bytes, but for `POST /_mock/data/candles`
+ * ({@link MAX_DATA_BODY}). A bigger one is a 413.
+ *
+ * @example
+ * JSON.stringify(fault).length <= MAX_CONTROL_BODY // true for any sensible fault
+ * @default 65536 (64 KiB)
+ */
 export const MAX_CONTROL_BODY = 64 * 1024
 
 /**
- * The largest body of `POST /_mock/data/candles` (64 MiB): a batch of 100,000 candles is about
- * 25 MB of JSON. Past it the server answers 413 and stops buffering.
+ * The largest body of `POST /_mock/data/candles`, in bytes: a batch of 100,000 candles is about
+ * 25 MB of JSON. Past it the server answers 413 and stops buffering; send bigger sets in batches.
+ *
+ * @example
+ * const body = JSON.stringify(candles)
+ * if (Buffer.byteLength(body) > MAX_DATA_BODY) throw new Error('split the batch')
+ * @default 67108864 (64 MiB)
  */
 export const MAX_DATA_BODY = 64 * 1024 * 1024
 

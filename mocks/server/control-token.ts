@@ -3,7 +3,13 @@ import type { IncomingHttpHeaders } from 'node:http'
 import { json } from '../core/respond.js'
 import type { MockResponse } from '../core/types.js'
 
-/** The environment variable `serve` reads the control token from when `--control-token` is not given. */
+/**
+ * The environment variable `serve` reads the control token from when `--control-token` is not given.
+ *
+ * @example
+ * // MARKET_CANDLES_CONTROL_TOKEN=s3cret npx market-candles serve
+ * await fetch(`${url}/_mock/usage`, { headers: { Authorization: `Bearer ${process.env[CONTROL_TOKEN_ENV]}` } })
+ */
 export const CONTROL_TOKEN_ENV = 'MARKET_CANDLES_CONTROL_TOKEN'
 
 // Digests of equal length: timingSafeEqual then takes the same time whatever the lengths and bytes.
