@@ -2,7 +2,8 @@
  * Section `arranged-http`: `putCandles` of 100,000 candles over HTTP, end to end: the client's
  * `JSON.stringify`, the POST to `/_mock/data/candles` of a `serve` child process, the server's read,
  * `JSON.parse`, check and store, until the answer is back. Each round posts to a fresh session, so
- * every round stores into an empty overlay. Beside it, in this process, the parts: the stringify,
+ * every round stores into an empty overlay (dropped again after the round, untimed, as a suite's
+ * reset does). Beside it, in this process, the parts: the stringify,
  * the parse, and `service.data.putCandles` alone (check + store), to say where the time goes.
  */
 import { request } from 'node:http'
@@ -109,6 +110,8 @@ export async function measureArrangedHttp(): Promise<ArrangedHttp> {
       const cpu = process.cpuUsage(cpu0)
       const cpuMs = (cpu.user + cpu.system) / 1000 + (server.cpuMs() - serverCpu0)
       if (res.status !== 200 || (JSON.parse(res.text) as { candles?: number }).candles !== BATCH) throw new Error(`POST /_mock/data/candles answered ${res.status} ${res.text.slice(0, 300)}`)
+      // Untimed: the session's data dropped, as a suite's afterEach reset does, so every round starts from the same heap.
+      await post(`${server.url}/_sessions/bench-${round}/_mock/data/reset`, '')
       bytes = Buffer.byteLength(body)
       if (round < WARMUP_ROUNDS) continue
       rates.push(BATCH / (total / 1000))
@@ -128,8 +131,10 @@ export async function measureArrangedHttp(): Promise<ArrangedHttp> {
     const t0 = performance.now()
     const rows = JSON.parse(body) as ExchangeCandle[]
     const t1 = performance.now()
-    service.session(`parts-${round}`).data.putCandles(rows)
+    const session = service.session(`parts-${round}`)
+    session.data.putCandles(rows)
     const t2 = performance.now()
+    session.data.reset()
     if (round < WARMUP_ROUNDS) continue
     parseMs.push(t1 - t0)
     putMs.push(t2 - t1)
