@@ -65,7 +65,9 @@ const SECTIONS = [
 
 const args = process.argv.slice(2)
 const writeDocs = args.includes('--docs')
-const wanted = args.filter((a) => a !== '--docs')
+// `--no-build`: skip building dist/ (sections that start the CLI then run whatever dist/ holds).
+const build = !args.includes('--no-build')
+const wanted = args.filter((a) => a !== '--docs' && a !== '--no-build')
 const unknown = wanted.filter((id) => !SECTIONS.some((s) => s.id === id))
 if (unknown.length > 0) {
   console.error(`bench: no section ${unknown.join(', ')}; sections: ${SECTIONS.map((s) => s.id).join(', ')}`)
@@ -78,7 +80,7 @@ const benchStarted = performance.now()
 const loadAtStart = loadavg()[0]!
 const date = new Date().toISOString().slice(0, 10)
 console.log(`market-candles bench, ${date} (node ${process.version}, ${process.platform}/${process.arch}; load average ${loadAtStart.toFixed(1)})`)
-console.log(buildCli())
+console.log(build ? buildCli() : 'dist/ not rebuilt (--no-build)')
 console.log('')
 
 // Every loop is bounded; this only catches a hang (e.g. a request that never completes).

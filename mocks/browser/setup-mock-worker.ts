@@ -1,6 +1,7 @@
 import { setupWorker, type SetupWorker } from 'msw/browser'
 import { DEFAULT_BASE_URL } from '../../src/contract/index.js'
 import { journalOf, type JournalView } from '../core/journal-view.js'
+import type { DataControl } from '../core/data-control.js'
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js'
 import { createHandlers } from '../msw/handlers.js'
 import { BROWSER_FAULT_KINDS } from '../msw/fault-body.js'
@@ -20,6 +21,12 @@ export type MockWorkerStartOptions = NonNullable<Parameters<SetupWorker['start']
 export interface MockWorkerHandle extends JournalView {
   /** The service: usage, clock, keys, faults. */
   readonly service: MockService
+  /**
+   * The service's data, changed at run time: `service.data` (see {@link MockService.data}).
+   * @example
+   * mock.data.removeCandles({ exchange: 'bitstamp', interval: '1h', base: 'BTC', quote: 'USD', from: '2025-01-02', to: '2025-01-03' })
+   */
+  readonly data: DataControl
   /** The underlying MSW worker, e.g. for `worker.use(...)` overrides. */
   readonly worker: SetupWorker
   readonly baseUrl: string
@@ -31,7 +38,7 @@ export interface MockWorkerHandle extends JournalView {
   start(options?: MockWorkerStartOptions): Promise<ServiceWorkerRegistration | undefined>
   /** Stops intercepting for this page. */
   stop(): Promise<void>
-  /** Drops `worker.use` overrides and restores the service (usage, rate windows, keys, clock). */
+  /** Drops `worker.use` overrides and restores the service (data, plans, keys, usage, rate windows, clock). */
   reset(): Promise<void>
 }
 
@@ -54,6 +61,7 @@ export function setupMockWorker(options: SetupMockWorkerOptions = {}): MockWorke
   return {
     ...journalOf(service),
     service,
+    data: service.data,
     worker,
     baseUrl,
     start: (startOptions) => worker.start({ onUnhandledFrame: 'bypass', quiet: true, ...startOptions }),

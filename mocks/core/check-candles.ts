@@ -80,8 +80,9 @@ export function checkCandles(candles: unknown, catalog: Catalog): CheckedBatch |
       issue(undefined, `expected a candle object, got ${typeOf(row)}`)
       continue
     }
-    const aggregated = !('exchange' in row)
-    if (!aggregated && 'exchanges' in row) {
+    // An aggregated candle has no `exchange` (left out, or undefined as a spread leaves it).
+    const aggregated = (row as { exchange?: unknown }).exchange === undefined
+    if (!aggregated && (row as { exchanges?: unknown }).exchanges !== undefined) {
       issue('exchanges', 'a candle has either `exchange` (an exchange candle) or `exchanges` and `method` (an aggregated one), not both')
       continue
     }

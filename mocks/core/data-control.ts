@@ -67,19 +67,54 @@ export type LoadSource = string | URL | readonly Record<string, unknown>[]
  * service's starting data and never see each other's changes.
  */
 export interface DataControl {
-  /** Stores candles at their close times, replacing what the series had there; new series and pairs appear in the catalog. */
+  /**
+   * Stores candles at their close times, replacing what the series had there; new series and pairs
+   * appear in the catalog. An aggregated candle overrides the derived one at its close time.
+   * @example
+   * service.data.putCandles([{ exchange: 'bitstamp', interval: '1h', base: 'BTC', quote: 'USD', close_ts: '2025-01-01T10:00:00Z',
+   *   open: 100, high: 110, low: 90, close: 105, base_volume: 2, quote_volume: 200,
+   *   source_provider: 'test', source_channel: 'test', flag: null }]) // { candles: 1 }
+   */
   putCandles(candles: readonly ArrangedCandle[]): DataChange
-  /** Drops candles: an outage, inclusive bounds. */
+  /**
+   * Drops candles: an outage, inclusive bounds. Returns how many were removed, counted up to the
+   * service's now.
+   * @example
+   * service.data.removeCandles({ exchange: 'bitstamp', interval: '1m', base: 'BTC', quote: 'USD', from: '2025-01-02T00:00:00Z', to: '2025-01-02T06:00:00Z' })
+   * service.data.removeCandles({ aggregated: true, interval: '1h', base: 'BTC', quote: 'USD', from: '2025-01-02', to: '2025-01-03' })
+   */
   removeCandles(selector: RemoveSelector): DataChange
-  /** Adds an exchange or replaces it (a `closing_date` ends its history there). */
+  /**
+   * Adds an exchange or replaces it (a `closing_date` ends its history there, the default data's too).
+   * @example
+   * service.data.putExchange({ name: 'bitstamp', creation_date: '2011-08-01', closing_date: '2025-05-25' })
+   */
   putExchange(exchange: Exchange): void
-  /** Adds an asset or replaces it. */
+  /**
+   * Adds an asset or replaces it.
+   * @example
+   * service.data.putAsset({ name: 'Pepe', asset_type: 'CRYPTO', ticker: 'PEPE' })
+   */
   putAsset(asset: Asset): void
-  /** A procedural series for a pair or range. */
+  /**
+   * A procedural series for a pair or range, from the default dataset's model, deterministic by
+   * seed; it replaces what the series had in `[from, to]`.
+   * @example
+   * service.data.generate({ exchange: 'bitstamp', interval: '1h', base: 'PEPE', quote: 'USD', from: '2024-01-01', to: '2025-01-01', seed: 7, price: 0.00001 })
+   */
   generate(spec: GenerateSpec): DataChange
-  /** Reads candles `market-candles export` wrote (SQLite, CSV, JSON Lines, Parquet dataset) or rows, then puts them. */
+  /**
+   * Reads candles `market-candles export` wrote (SQLite, CSV, JSON Lines, Parquet dataset) or rows,
+   * then puts them (the same checks as `putCandles`).
+   * @example
+   * await service.data.load(JSON.parse(readFileSync('candles.json', 'utf8')))
+   */
   load(source: LoadSource): Promise<DataChange>
-  /** Back to the data the service started with. */
+  /**
+   * Back to the data the service started with (`service.reset()` also restores keys, plans, usage and the clock).
+   * @example
+   * afterEach(() => service.data.reset())
+   */
   reset(): void
 }
 
@@ -92,8 +127,13 @@ export interface KeyPut {
 
 /** The plans of one service or session. */
 export interface PlanControl {
-  /** Adds a plan or replaces the one with its id. */
+  /**
+   * Adds a plan or replaces the one with its id (checked with `planSchema`).
+   * @example
+   * service.plans.put({ id: 'six-hours', endpoints: { exchange_ohlcv: { '1h': 'PT6H' } } })
+   */
   put(plan: Plan): void
+  /** The plans, in the order they were added. */
   list(): Plan[]
 }
 

@@ -4,7 +4,9 @@ import { DataError } from './data-error.js'
 /**
  * The rows of a `load` source: rows in memory as they are. A path or URL of a file `market-candles
  * export` wrote goes to the export-file readers (mocks/data/export-files/, `readExport`) once they
- * are merged: replace the `throw` below with `return readExport(source)`.
+ * are merged: replace the `throw` below with
+ * `return (await import('../data/export-files/index.js')).readExport(source)` (imported on demand:
+ * the core also runs in browsers, where the readers' Node modules do not load).
  */
 export async function rowsOf(source: LoadSource): Promise<readonly unknown[]> {
   if (typeof source === 'string' || source instanceof URL) {

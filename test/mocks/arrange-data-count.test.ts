@@ -56,3 +56,20 @@ describe('arranged data over a procedural series with outages: walks and counts 
     )
   })
 })
+
+describe('arranged data over explicit fixtures (rows of your own)', () => {
+  test('puts and removals lay over the fixture rows; removeCandles counts the rows it drops', async () => {
+    const rows = [0, 1, 2, 3, 4, 5].map((h) => ({ ...candle(Date.UTC(2024, 0, 1, h + 1)), interval: '1h' }))
+    const service = createMockService({
+      now: '2026-01-01T00:00:00Z',
+      data: { exchanges: [{ name: 'bitstamp', creation_date: '2020-01-01', closing_date: null }], assets: [{ name: 'Bitcoin', asset_type: 'CRYPTO', ticker: 'BTC' }, { name: 'US Dollar', asset_type: 'FIAT', ticker: 'USD' }], candles: rows },
+    })
+    service.data.putCandles([{ ...candle(Date.UTC(2024, 0, 1, 3)), interval: '1h', close: 104 }, { ...candle(Date.UTC(2024, 0, 1, 9)), interval: '1h' }])
+    const sel = { exchange: 'bitstamp', interval: '1h', base: 'BTC', quote: 'USD' }
+    // 02:00..05:00 holds the rows at 02, 03 (put over a row), 04, 05: four candles.
+    expect(service.data.removeCandles({ ...sel, from: '2024-01-01T02:00:00Z', to: '2024-01-01T05:00:00Z' })).toEqual({ candles: 4 })
+    const page = await service.handle({ method: 'GET', url: '/v1/exchange_ohlcv?exchange=bitstamp&interval=1h&base=BTC&quote=USD&start=2024-01-01', headers: { 'x-api-key': 'demo-enterprise-key' } })
+    expect((page.body as ExchangeCandle[]).map((c) => c.close_ts)).toEqual(['2024-01-01T01:00:00Z', '2024-01-01T06:00:00Z', '2024-01-01T09:00:00Z'])
+    expect(service.data.removeCandles(sel)).toEqual({ candles: 3 })
+  })
+})

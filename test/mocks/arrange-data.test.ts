@@ -138,6 +138,23 @@ describe('arranging data: putCandles', () => {
     expect(page.body.map((c) => c.close_ts)).toEqual(['2026-06-01T01:00:00Z'])
   })
 
+  test('with a running clock, a candle arranged in the future appears once the clock passes its close', async () => {
+    // 36,000 times wall speed: an hour of service time every 100 wall milliseconds.
+    const service = createMockService({ now: '2026-06-01T00:00:00Z', clockRate: 36_000 })
+    service.data.putAsset({ name: 'Pepe', asset_type: 'CRYPTO', ticker: 'PEPE' })
+    service.data.putCandles([candle('2026-06-01T06:00:00Z', { base: 'PEPE' })])
+    const url = ohlcv('exchange=bitstamp&base=PEPE&quote=USD')
+    const early = await get(service, url)
+    if (service.clock.now() < Date.parse('2026-06-01T06:00:00Z')) expect(early.status).toBe(404)
+    let page = await get<ExchangeCandle[]>(service, url)
+    for (let waited = 0; page.status !== 200 && waited < 10_000; waited += 20) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      page = await get<ExchangeCandle[]>(service, url)
+    }
+    expect(service.clock.now()).toBeGreaterThanOrEqual(Date.parse('2026-06-01T06:00:00Z'))
+    expect(page.body.map((c) => c.close_ts)).toEqual(['2026-06-01T06:00:00Z'])
+  })
+
   test('paging and inclusive bounds apply to arranged data: forward and backward walks meet every candle once', async () => {
     const service = createMockService({ now: NOW })
     service.data.putAsset({ name: 'Pepe', asset_type: 'CRYPTO', ticker: 'PEPE' })
@@ -228,5 +245,16 @@ describe('arranging data: removeCandles, generate, load, reset', () => {
     await service.reset()
     expect(await get(service, url)).toEqual(start)
     expect((await get<{ ticker: string }[]>(service, '/v1/assets')).body.some((a) => a.ticker === 'PEPE')).toBe(false)
+  })
+})
+
+describe('arranging data: an aggregated candle is one without `exchange`', () => {
+  test('a row with `exchanges` and `method` and no `exchange` (left out or undefined) is an aggregated candle; one with both is refused', async () => {
+    const service = createMockService({ now: NOW })
+    const base = candle('2026-05-01T10:00:00Z')
+    service.data.putCandles([{ ...base, exchange: undefined, method: 'omm_vwap_v1', exchanges: ['bitstamp'] } as unknown as AggregatedCandle])
+    const agg = await get<AggregatedCandle[]>(service, '/v1/aggregated_ohlcv?interval=1h&base=BTC&quote=USD&start=2026-05-01T10:00:00Z&limit=1')
+    expect(agg.body[0]).toEqual({ method: 'omm_vwap_v1', interval: '1h', base: 'BTC', quote: 'USD', close_ts: '2026-05-01T10:00:00Z', open: 100, high: 110, low: 90, close: 105, base_volume: 2, quote_volume: 200, exchanges: ['bitstamp'], flag: null })
+    expect(() => service.data.putCandles([{ ...base, method: 'omm_vwap_v1', exchanges: ['bitstamp'] } as unknown as AggregatedCandle])).toThrow(/either `exchange`.*not both/)
   })
 })
