@@ -116,7 +116,7 @@ export function buildControlPlaneOpenApi(): Record<string, unknown> {
       },
       '/_mock/usage': { get: { operationId: 'usage', summary: 'Counted calls per account', responses: guarded({ 200: json(ref('Usage'), 'Usage.') }) } },
       '/_mock/reset': {
-        post: { operationId: 'reset', summary: 'Usage, rate windows, keys, clock, journal back to the start; faults dropped (on the root: every session too)', responses: guarded({ 204: NO_CONTENT }) },
+        post: { operationId: 'reset', summary: 'Data, plans, keys, usage, rate windows, clock, journal back to the start; faults dropped (on the root: every session too)', responses: guarded({ 204: NO_CONTENT }) },
       },
       '/_mock/faults': {
         get: { operationId: 'listFaults', summary: 'The pending faults, in the order they apply', responses: guarded({ 200: json({ type: 'array', items: ref('PendingFault') }, 'Pending faults.') }) },
