@@ -1,3 +1,4 @@
+import { request } from 'node:http'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { MAX_CONTROL_BODY, MAX_DATA_BODY } from '../../mocks/core/control-plane.js'
 import { startMockServer, type RunningMockServer } from '../../mocks/server/index.js'
@@ -233,5 +234,29 @@ describe('arranging data over HTTP: /_mock/data, /_mock/keys, /_mock/plans', () 
     const small = await call('PUT', '/_mock/data/assets/PEPE', { name: 'x'.repeat(MAX_CONTROL_BODY), asset_type: 'CRYPTO' })
     expect(small.status).toBe(413)
     expect(small.json.detail).toMatch(/65536 bytes \(64 KiB\)/)
+  }, 60_000)
+
+  test('a chunked body (no Content-Length) is counted as it arrives: past MAX_DATA_BODY a 413, the rest dropped', async () => {
+    const chunk = Buffer.alloc(1 << 20, 0x20) // 1 MiB of spaces
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${server.url}/_mock/data/candles`, { method: 'POST', headers: { 'transfer-encoding': 'chunked' } }, (res) => {
+        let body = ''
+        res.setEncoding('utf8')
+        res.on('data', (d: string) => (body += d))
+        res.on('end', () => resolve({ status: res.statusCode!, body }))
+      })
+      req.on('error', reject)
+      let sent = 0
+      const more = () => {
+        while (sent <= MAX_DATA_BODY + chunk.length) {
+          sent += chunk.length
+          if (!req.write(chunk)) return void req.once('drain', more)
+        }
+        req.end()
+      }
+      more()
+    })
+    expect(answer.status).toBe(413)
+    expect(JSON.parse(answer.body).detail).toMatch(/too large/)
   }, 60_000)
 })
