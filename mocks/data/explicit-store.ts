@@ -23,6 +23,10 @@ function arraySeries(exchange: string, interval: KnownInterval, base: string, qu
     quote,
     count: (from, to) => Math.max(0, upperBound(ts, to) - lowerBound(ts, from)),
     has: (t) => ts[lowerBound(ts, t)] === t,
+    contributesAt: (t) => {
+      const i = lowerBound(ts, t)
+      return ts[i] === t && rows[i]!.candle.flag !== 'outlier_excluded'
+    },
     *ascending(from, to) {
       for (let i = lowerBound(ts, from); i < rows.length && ts[i]! <= to; i++) yield rows[i]!
     },

@@ -58,6 +58,17 @@ export function overlaySeries<C, S extends Series<C>>(
     }
     return base ? base.has?.(t) : false
   }
+  /** Whether a contributing candle closes at t: a put one, else the range layer's. */
+  function contributesAt(t: number): boolean | undefined {
+    if (t < min || t > max) return false
+    const p = lowerBound(edit.ts, t)
+    if (edit.ts[p] === t) return (edit.points[p]!.candle as { flag?: unknown }).flag !== 'outlier_excluded'
+    for (const s of edit.segments) {
+      if (t < s.from) break
+      if (t <= s.to) return s.source ? (s.source as Series<C> & Countable).contributesAt?.(t) : false
+    }
+    return base ? base.contributesAt?.(t) : false
+  }
   /** Candles of the range layer in [from, to], or undefined when a part cannot count. */
   function rangeCount(from: number, to: number): number | undefined {
     const part = (s: (Series<C> & Countable) | null | undefined, a: number, b: number) => (!s || a > b ? 0 : s.count?.(a, b))
@@ -92,6 +103,7 @@ export function overlaySeries<C, S extends Series<C>>(
       }
       return n
     },
+    contributesAt,
     has(t: number): boolean | undefined {
       if (t < min || t > max) return false
       const p = lowerBound(edit.ts, t)

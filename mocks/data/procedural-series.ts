@@ -3,6 +3,7 @@ import { INTERVAL_MS } from '../../src/schemas/index.js'
 import { ceilTo, floorTo, lowerBound } from './grid.js'
 import type { Countable, ExchangeSeries, Timed } from './series.js'
 import type { ExchangeCandle } from '../../src/schemas/index.js'
+import type { CandleFunction } from './candle-model.js'
 
 /** An outage: no candle has its `close_ts` in `[from, to)`. */
 export interface Gap {
@@ -22,7 +23,7 @@ export interface ProceduralSeriesSpec {
   readonly lastClose: number
   /** Sorted, non-overlapping. */
   readonly gaps: readonly Gap[]
-  readonly candleAt: (t: number) => ExchangeCandle
+  readonly candleAt: CandleFunction
 }
 
 /**
@@ -34,6 +35,11 @@ export function proceduralSeries(spec: ProceduralSeriesSpec): ExchangeSeries & C
   const { gaps, candleAt } = spec
   const gapEnds = gaps.map((g) => g.to)
   const gapStarts = gaps.map((g) => g.from)
+  const has = (t: number): boolean => {
+    if (t < spec.firstClose || t > spec.lastClose || t % step !== 0) return false
+    const g = lowerBound(gapEnds, t + 1) // first outage ending after t
+    return !(g < gaps.length && gaps[g]!.from <= t)
+  }
   /** Grid points in [lo, hi], both on the grid. */
   const points = (lo: number, hi: number) => (hi < lo ? 0 : (hi - lo) / step + 1)
   return {
@@ -52,11 +58,8 @@ export function proceduralSeries(spec: ProceduralSeriesSpec): ExchangeSeries & C
       }
       return n
     },
-    has(t: number): boolean {
-      if (t < spec.firstClose || t > spec.lastClose || t % step !== 0) return false
-      const g = lowerBound(gapEnds, t + 1) // first outage ending after t
-      return !(g < gaps.length && gaps[g]!.from <= t)
-    },
+    has,
+    contributesAt: (t: number): boolean => has(t) && (candleAt.flagAt ? candleAt.flagAt(t) : candleAt(t).flag) !== 'outlier_excluded',
     *ascending(from: number, to: number): Generator<Timed<ExchangeCandle>> {
       let t = Math.max(ceilTo(Math.max(from, spec.firstClose), step), spec.firstClose)
       const end = Math.min(to, spec.lastClose)

@@ -28,6 +28,8 @@ export interface Series<C> {
 export interface Countable {
   count?(from: number, to: number): number | undefined
   has?(t: number): boolean | undefined
+  /** Whether a candle closes at `t` that aggregation counts (one not flagged `outlier_excluded`). */
+  contributesAt?(t: number): boolean | undefined
 }
 
 /** How many candles a series holds in `[from, to]`: counted when it can say, else walked. */

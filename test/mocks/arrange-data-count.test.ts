@@ -73,3 +73,41 @@ describe('arranged data over explicit fixtures (rows of your own)', () => {
     expect(service.data.removeCandles(sel)).toEqual({ candles: 3 })
   })
 })
+
+describe('aggregated removals count what they remove, from the members alone', () => {
+  const flag = fc.constantFrom(null, 'outlier', 'outlier_excluded')
+  const exchangeOp = fc.oneof(
+    fc.record({ kind: fc.constant('put' as const), exchange: fc.constantFrom('bitstamp', 'kraken'), rows: fc.uniqueArray(fc.record({ hour, flag }), { maxLength: 8, selector: (r) => r.hour }) }),
+    fc.record({ kind: fc.constant('remove' as const), exchange: fc.constantFrom('bitstamp', 'kraken'), from: hour, to: hour }),
+    fc.record({ kind: fc.constant('generate' as const), exchange: fc.constantFrom('bitstamp', 'kraken'), from: hour, to: hour }),
+    fc.record({ kind: fc.constant('aggregated-put' as const), hours: fc.uniqueArray(hour, { maxLength: 4 }) }),
+  )
+
+  test('the count equals the aggregated candles a page walk sees, after any arrangement of two exchanges (outlier_excluded candidates included)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(exchangeOp, { maxLength: 6 }), hour, hour, async (ops, a, b) => {
+        const service = createMockService({ now: '2026-01-01T00:00:00Z' })
+        service.data.putExchange({ name: 'kraken', creation_date: '2013-09-10', closing_date: null })
+        const pair = { interval: '1m', base: 'BTC', quote: 'USD' }
+        for (const o of ops) {
+          const lo = 'from' in o ? Math.min(o.from, o.to) : 0
+          const hi = 'from' in o ? Math.max(o.from, o.to) : 0
+          if (o.kind === 'put') service.data.putCandles(o.rows.map((r) => ({ ...candle(T0 + r.hour * HOUR), exchange: o.exchange, flag: r.flag })))
+          else if (o.kind === 'remove') service.data.removeCandles({ ...pair, exchange: o.exchange, from: T0 + lo * HOUR, to: T0 + hi * HOUR })
+          else if (o.kind === 'generate') service.data.generate({ ...pair, exchange: o.exchange, from: T0 + lo * HOUR, to: T0 + hi * HOUR, seed: 5 })
+          else {
+            const { exchange: _, source_provider: __, source_channel: ___, ...rest } = candle(0)
+            service.data.putCandles(o.hours.map((h) => ({ ...rest, close_ts: iso(T0 + h * HOUR), method: 'omm_vwap_v1', exchanges: ['bitstamp'] })))
+          }
+        }
+        const [from, to] = [T0 + Math.min(a, b) * HOUR, T0 + Math.max(a, b) * HOUR]
+        const page = await service.handle({ method: 'GET', url: `/v1/aggregated_ohlcv?interval=1m&base=BTC&quote=USD&start=${iso(from)}&end=${iso(to)}&limit=1000`, headers: { 'x-api-key': 'demo-enterprise-key' } })
+        const seen = (page.body as unknown[]).length
+        expect(service.data.removeCandles({ aggregated: true, ...pair, from, to })).toEqual({ candles: seen })
+        const after = await service.handle({ method: 'GET', url: `/v1/aggregated_ohlcv?interval=1m&base=BTC&quote=USD&start=${iso(from)}&end=${iso(to)}&limit=1000`, headers: { 'x-api-key': 'demo-enterprise-key' } })
+        expect(after.status === 404 || (after.body as unknown[]).length === 0).toBe(true)
+      }),
+      { numRuns: 150 },
+    )
+  })
+})
