@@ -76,7 +76,7 @@ export function removeSelectorOf(query: string): { selector: RemoveSelector; raw
   if (!isAggregated && one.method !== undefined) {
     issues.push({ type: 'value_error', loc: ['query', 'method'], msg: 'Value error, method selects an aggregated series: give it with aggregated=true', input: one.method })
   }
-  if (!isAggregated && one.exchange === undefined) issues.push({ type: 'missing', loc: ['query', 'exchange'], msg: 'Field required', input: null })
+  if (!isAggregated && raw.exchange === undefined) issues.push({ type: 'missing', loc: ['query', 'exchange'], msg: 'Field required', input: null })
   for (const name of ['interval', 'base', 'quote']) if (one[name] === undefined && raw[name] === undefined) issues.push({ type: 'missing', loc: ['query', name], msg: 'Field required', input: null })
   if (issues.length > 0) return { issues }
   // Digits alone are epoch milliseconds; anything else goes to the core as a datetime or date.
