@@ -36,6 +36,9 @@ const BACKFILL_BEFORE = Date.UTC(2020, 0, 1)
 /** A series' candle function; `flagAt` gives a candle's flag alone, far cheaper than the candle. */
 export type CandleFunction = ((t: number) => ExchangeCandle) & { readonly flagAt?: (t: number) => ExchangeCandle['flag'] }
 
+/** A candle's flag from its uniform draw. */
+const flagOfDraw = (r: number): ExchangeCandle['flag'] => (r < EXCLUDED_RATE ? 'outlier_excluded' : r < OUTLIER_RATE ? 'outlier' : null)
+
 /** Rounds to the decimals of `scale` (10 ** decimals). */
 const roundTo = (x: number, scale: number): number => Math.round(x * scale) / scale
 
@@ -83,16 +86,13 @@ export function candleModel(exchange: string, pair: PairModel, interval: KnownIn
     return price
   }
 
-  const flagAt = (t: number): ExchangeCandle['flag'] => {
-    const r = unit(candleSeed, t / MINUTE)
-    return r < EXCLUDED_RATE ? 'outlier_excluded' : r < OUTLIER_RATE ? 'outlier' : null
-  }
+  const flagAt = (t: number): ExchangeCandle['flag'] => flagOfDraw(unit(candleSeed, t / MINUTE))
 
   const candleAt = (t: number): ExchangeCandle => {
     const n = t / MINUTE
     const open = roundedPriceAt(t - step)
     const close = roundedPriceAt(t)
-    const flag = flagAt(t)
+    const flag = flagOfDraw(unit(candleSeed, n))
     const spike = flag === 'outlier_excluded' ? 0.04 : flag === 'outlier' ? 0.012 : 0
     const high = roundTo(Math.max(open, close) * (1 + wick * (0.2 + unit(candleSeed + 1, n)) + spike) + unitStep, priceScale)
     const low = Math.max(0, roundTo(Math.min(open, close) * (1 - wick * (0.2 + unit(candleSeed + 2, n))) - unitStep, priceScale))
