@@ -31,6 +31,7 @@ import { measureWalkCpu, reportWalkCpu, tableWalkCpu } from './walk-cpu.js'
 import { measureLoadExport, reportLoadExport } from './load-export.js'
 import { measureArrangedData, reportArrangedData } from './arranged-data.js'
 import { measureChaosFollow, reportChaosFollow } from './chaos-follow.js'
+import { measureArrangedHttp, reportArrangedHttp } from './arranged-http.js'
 
 interface Section {
   id: string
@@ -65,6 +66,7 @@ const SECTIONS = [
   define('load-export', measureLoadExport, reportLoadExport, (r) => r.rows),
   define('arranged', measureArrangedData, reportArrangedData, (r) => r.rows),
   define('chaos-follow', measureChaosFollow, reportChaosFollow, (r) => r.rows),
+  define('arranged-http', measureArrangedHttp, reportArrangedHttp, (r) => r.rows),
 ]
 
 const args = process.argv.slice(2)

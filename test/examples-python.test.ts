@@ -10,7 +10,7 @@ const hasPytest = existsSync(PYTHON) && spawnSync(PYTHON, ['-m', 'pytest', '--ve
 if (!hasPytest) console.warn('examples/python skipped: no pytest for /usr/bin/python3 (install it with `apt-get install -y python3-pytest`)')
 
 describe('examples/python: a pytest suite against `market-candles serve`', () => {
-  test.skipIf(!hasPytest)('passes: the journal and a fault, from Python', () => {
+  test.skipIf(!hasPytest)('passes: the journal, faults and arranged data, from Python', () => {
     const run = spawnSync(PYTHON, ['-m', 'pytest', 'examples/python', '-q', '-p', 'no:cacheprovider'], {
       cwd: ROOT,
       encoding: 'utf8',
@@ -20,6 +20,6 @@ describe('examples/python: a pytest suite against `market-candles serve`', () =>
       env: { ...process.env, MARKET_CANDLES_SERVE: `${process.execPath} ${ROOT}dist/cli.js serve --port 0`, PYTHONDONTWRITEBYTECODE: '1' },
     })
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0)
-    expect(run.stdout).toMatch(/5 passed/)
+    expect(run.stdout).toMatch(/9 passed/)
   }, 150_000)
 })

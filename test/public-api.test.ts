@@ -89,7 +89,7 @@ const PUBLIC_RUNTIME_EXPORTS: Record<string, readonly string[]> = {
   'market-candles/mocks/browser': ['setupMockWorker'],
   'market-candles/mocks/msw': ['createHandlers'],
   'market-candles/mocks/node': ['setupMockService'],
-  'market-candles/mocks/server': ['answerParserErrors', 'createRequestListener', 'startMockServer'],
+  'market-candles/mocks/server': ['CONTROL_TOKEN_ENV', 'MAX_CONTROL_BODY', 'MAX_DATA_BODY', 'answerParserErrors', 'createRequestListener', 'startMockServer'],
   'market-candles/redis': ['RedisLimiterError', 'RedisRateLimiter', 'createRedisRateLimiter'],
 }
 

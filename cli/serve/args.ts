@@ -4,6 +4,7 @@ import { DEFAULT_JOURNAL_SIZE } from '../../mocks/core/journal.js'
 import { UsageError } from '../usage-error.js'
 import { MAX_CLOCK_RATE } from '../../mocks/core/clock.js'
 import { MAX_PUBLISH_DELAY_MS } from '../../mocks/core/service-time.js'
+import { CONTROL_TOKEN_ENV } from '../../mocks/server/control-token.js'
 
 /** The options of `market-candles serve`. */
 export interface ServeArgs {
@@ -20,6 +21,8 @@ export interface ServeArgs {
   publishDelay: number
   /** Requests the journal keeps (per session); 0 switches it off. */
   journalSize: number
+  /** The control plane's bearer token (`--control-token`, else the environment's MARKET_CANDLES_CONTROL_TOKEN); never printed. */
+  controlToken: string | undefined
   help: boolean
 }
 
@@ -47,9 +50,15 @@ Options:
                     or replay what market-candles export wrote (.sqlite, .db, .csv, .jsonl, a
                     Parquet dataset's directory): those candles alone, their exchanges and assets
                     made from them, the demo keys
+  --control-token T lock the control plane: every /_mock request (sessions' too) must send
+                    'Authorization: Bearer T', else 401. Default: the environment variable
+                    MARKET_CANDLES_CONTROL_TOKEN (preferred: argv is visible to other users in ps);
+                    without either, /_mock is open to whoever reaches the server
   -h, --help        show this help
 
-The first line on stdout is "listening on http://HOST:PORT".`
+The first line on stdout is "listening on http://HOST:PORT".
+--host on an address other than loopback without a control token prints a warning on stderr:
+anyone who reaches the server can change its data, keys and faults.`
 
 function integer(name: string, text: string, max: number): number {
   if (!/^\d+$/.test(text) || Number(text) > max) throw new UsageError(`--${name} must be an integer from 0 to ${max}, got '${text}'`)
@@ -62,7 +71,7 @@ function clockRate(text: string): number {
   return rate
 }
 
-const VALUED = new Set(['--port', '--host', '--now', '--latency', '--data', '--clock-rate', '--publish-delay', '--journal-size'])
+const VALUED = new Set(['--port', '--host', '--now', '--latency', '--data', '--clock-rate', '--publish-delay', '--journal-size', '--control-token'])
 
 /**
  * `--latency -5` as `--latency=-5`: parseArgs refuses a value that starts with a dash with its own
@@ -82,7 +91,7 @@ function joinNegativeValues(argv: string[]): string[] {
 }
 
 /** Parses the arguments after `serve`. */
-export function parseServeArgs(argv: string[]): ServeArgs {
+export function parseServeArgs(argv: string[], env: Readonly<Record<string, string | undefined>> = process.env): ServeArgs {
   let values
   try {
     ;({ values } = parseArgs({
@@ -99,6 +108,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
         'clock-rate': { type: 'string' },
         'publish-delay': { type: 'string' },
         'journal-size': { type: 'string' },
+        'control-token': { type: 'string' },
         'rate-limit': { type: 'boolean', default: true },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -111,6 +121,10 @@ export function parseServeArgs(argv: string[]): ServeArgs {
   }
   if (values.host !== undefined && values.host.trim() === '') throw new UsageError('--host cannot be empty')
   if (values.data !== undefined && values.data.trim() === '') throw new UsageError('--data needs a file name')
+  // The messages name the flag or variable, never the value: it is a secret.
+  if (values['control-token'] !== undefined && values['control-token'].trim() === '') throw new UsageError('--control-token cannot be empty')
+  const envToken = env[CONTROL_TOKEN_ENV]
+  if (values['control-token'] === undefined && envToken !== undefined && envToken.trim() === '') throw new UsageError(`${CONTROL_TOKEN_ENV} is set but empty: unset it, or give it a token`)
   return {
     port: values.port === undefined ? DEFAULT_PORT : integer('port', values.port, 65535),
     host: values.host ?? '127.0.0.1',
@@ -121,6 +135,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
     clockRate: values['clock-rate'] === undefined ? undefined : clockRate(values['clock-rate']),
     publishDelay: values['publish-delay'] === undefined ? 0 : integer('publish-delay', values['publish-delay'], MAX_PUBLISH_DELAY_MS),
     journalSize: values['journal-size'] === undefined ? DEFAULT_JOURNAL_SIZE : integer('journal-size', values['journal-size'], 1_000_000),
+    controlToken: values['control-token'] ?? envToken,
     help: values.help,
   }
 }

@@ -1,4 +1,5 @@
 import { startMockServer } from '../../mocks/server/http-server.js'
+import { isLoopbackHost } from '../../mocks/server/control-token.js'
 import { demoKeys } from '../../mocks/data/accounts.js'
 import { EXIT } from '../exit-codes.js'
 import { DataFileError, loadDataFile } from './load-data.js'
@@ -35,9 +36,15 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     console.error(`market-candles: ${error.message}`)
     return EXIT.failure
   }
+  // Before listening, so it shows even when the address cannot be bound.
+  if (args.controlToken === undefined && !isLoopbackHost(args.host)) {
+    console.error(
+      `market-candles: warning: --host ${args.host} is reachable from other machines and the control plane (/_mock) is not locked: anyone who reaches this server can change its data, keys and faults. Set MARKET_CANDLES_CONTROL_TOKEN (or --control-token) to require 'Authorization: Bearer <token>'.`,
+    )
+  }
   let server
   try {
-    server = await startMockServer({ port: args.port, host: args.host, latency: args.latency, ...(loaded ? { service: loaded.service } : serviceOptions) })
+    server = await startMockServer({ port: args.port, host: args.host, latency: args.latency, controlToken: args.controlToken, ...(loaded ? { service: loaded.service } : serviceOptions) })
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'EADDRINUSE') console.error(`market-candles: port ${args.port} is in use; choose another with --port, or --port 0 for a free one`)
@@ -63,7 +70,10 @@ export async function runServe(argv: readonly string[]): Promise<number> {
   console.log(`  curl '${server.url}/openapi.json'`)
   console.log('')
   console.log('control plane for test suites: GET /_mock/health, GET|DELETE /_mock/requests, GET /_mock/usage,')
-  console.log('POST /_mock/reset, GET|POST|DELETE /_mock/faults, GET|POST /_mock/clock (described by GET /_mock/openapi.json).')
+  console.log('POST /_mock/reset, GET|POST|DELETE /_mock/faults, GET|POST /_mock/clock, POST|DELETE /_mock/data/candles,')
+  console.log('PUT /_mock/data/exchanges/NAME, PUT /_mock/data/assets/TICKER, POST /_mock/data/generate, POST /_mock/data/reset,')
+  console.log('PUT /_mock/keys/KEY, GET /_mock/plans, PUT /_mock/plans/NAME (described by GET /_mock/openapi.json).')
+  if (args.controlToken !== undefined) console.log("control plane locked: send 'Authorization: Bearer <your control token>' to /_mock.")
   console.log(`parallel suites: ${server.url}/_sessions/NAME is a session of its own (usage, rate windows, journal, faults, clock).`)
   console.log('Ctrl-C stops.')
   const running = server

@@ -1,6 +1,9 @@
 import * as z from 'zod/mini'
 import { componentSchemas, inlineSchema, type SchemaMeta } from '../../src/openapi/json-schema.js'
-import { errorBodySchema, validationErrorBodySchema, validationIssueSchema } from '../../src/schemas/index.js'
+import { assetSchema, errorBodySchema, exchangeSchema, validationErrorBodySchema, validationIssueSchema } from '../../src/schemas/index.js'
+import { planSchema } from '../data/accounts.js'
+import { MAX_CONTROL_BODY, MAX_DATA_BODY } from './control-limits.js'
+import { arrangedCandleSchema, dataChangeSchema, generateSpecSchema, keyPutAnswerSchema, keyPutBodySchema } from './data-schemas.js'
 import { clockUpdateSchema } from './control-plane-bodies.js'
 import { clockSchema, faultIdSchema, healthSchema, pendingFaultSchema, usageSchema, waitTimeoutSchema } from './control-schemas.js'
 import { faultSchema, latencySchema } from './fault-schema.js'
@@ -12,7 +15,15 @@ const json = (schema: unknown, description: string) => ({ description, content: 
 const NO_CONTENT = { description: 'Done; no body.' }
 const FORBIDDEN = json(ref('ErrorBody'), 'The request carries an `Origin` header (a browser page): every `/_mock` route refuses it, so a web page cannot change a local server\'s state.')
 const INVALID = json(ref('ValidationErrorBody'), 'A bad body or query, in the service\'s 422 format with `loc: ["body", ...]` or `["query", ...]`; nothing changed.')
-const TOO_LARGE = json(ref('ErrorBody'), 'A body over 64 KiB.')
+const TOO_LARGE = json(ref('ErrorBody'), `A body over ${MAX_CONTROL_BODY / 1024} KiB (MAX_CONTROL_BODY).`)
+const DATA_TOO_LARGE = json(ref('ErrorBody'), `A body over ${MAX_DATA_BODY / 1024 / 1024} MiB (MAX_DATA_BODY); the server stops reading it there.`)
+const ROW_INVALID = json(
+  ref('ValidationErrorBody'),
+  'Bad rows, in the service\'s 422 format: one issue per bad row and rule, `loc: ["body", INDEX, FIELD]` (or `["query", NAME]`, `["path", NAME]`); nothing changed.',
+)
+const UNAUTHORIZED = json(ref('ErrorBody'), 'The server was started with a control token (`serve --control-token`, `MARKET_CANDLES_CONTROL_TOKEN`, `startMockServer({ controlToken })`) and the request lacks `Authorization: Bearer <token>`; the answer carries `WWW-Authenticate: Bearer`.')
+const body = (schema: unknown, description?: string) => ({ required: true, ...(description ? { description } : {}), content: { 'application/json': { schema } } })
+const nameParameter = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: { type: 'string', minLength: 1 } })
 
 function registry() {
   const r = z.registry<SchemaMeta>()
@@ -30,6 +41,14 @@ function registry() {
   r.add(errorBodySchema, { id: 'ErrorBody' })
   r.add(validationErrorBodySchema, { id: 'ValidationErrorBody' })
   r.add(validationIssueSchema, { id: 'ValidationIssue' })
+  r.add(arrangedCandleSchema, { id: 'ArrangedCandle', description: 'An exchange candle (with `exchange`, `source_provider`, `source_channel`) or an aggregated one (with `method` and `exchanges`): the rows `GET /v1/exchange_ohlcv` and `GET /v1/aggregated_ohlcv` answer.' })
+  r.add(dataChangeSchema, { id: 'DataChange', description: 'How many candles the change stored, generated or removed.' })
+  r.add(generateSpecSchema, { id: 'GenerateSpec', description: 'A procedural series from the default dataset\'s model: close times `from` to `to` inclusive (ISO datetime or date, or epoch ms), on the interval\'s grid; `seed` (default 1), `price` level (default 100), `volatility` (default 1).' })
+  r.add(exchangeSchema, { id: 'Exchange', description: 'An exchange as `GET /v1/exchanges` lists it; `name` may be left to the path. A `closing_date` ends its history there.' })
+  r.add(assetSchema, { id: 'Asset', description: 'An asset as `GET /v1/assets` lists it; `ticker` may be left to the path.' })
+  r.add(planSchema, { id: 'Plan', description: 'Per candle endpoint, the intervals the plan includes and how far back `start` may reach (ISO 8601 duration, null: unlimited); `id` may be left to the path.' })
+  r.add(keyPutBodySchema, { id: 'KeyPut', description: 'The account the key acts as: created with `plan` when new; moved to `plan` when given.' })
+  r.add(keyPutAnswerSchema, { id: 'KeyPutAnswer', description: 'The key\'s account and the plan given (null when none was); never the key.' })
   return r
 }
 
@@ -63,7 +82,7 @@ function requestsParameters(r: z.core.$ZodRegistry<SchemaMeta>) {
  */
 export function buildControlPlaneOpenApi(): Record<string, unknown> {
   const r = registry()
-  const guarded = (responses: Record<string, unknown>) => ({ ...responses, 403: FORBIDDEN })
+  const guarded = (responses: Record<string, unknown>) => ({ ...responses, 401: UNAUTHORIZED, 403: FORBIDDEN })
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
@@ -71,7 +90,7 @@ export function buildControlPlaneOpenApi(): Record<string, unknown> {
       title: 'market-candles reference service: control plane',
       version: 'v1',
       description:
-        'The `/_mock` routes of `market-candles serve`, for test suites in any language: the request journal, injected faults, usage, the clock, reset. Under `/_sessions/{session}` every route acts on that session only (created on first use).',
+        'The `/_mock` routes of `market-candles serve`, for test suites in any language: the request journal, injected faults, usage, the clock, reset, and the data, keys and plans it serves. Under `/_sessions/{session}` every route acts on that session only (created on first use). A server started with a control token (`serve --control-token`) requires `Authorization: Bearer <token>` on every route.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [
@@ -97,7 +116,7 @@ export function buildControlPlaneOpenApi(): Record<string, unknown> {
       },
       '/_mock/usage': { get: { operationId: 'usage', summary: 'Counted calls per account', responses: guarded({ 200: json(ref('Usage'), 'Usage.') }) } },
       '/_mock/reset': {
-        post: { operationId: 'reset', summary: 'Usage, rate windows, keys, clock, journal back to the start; faults dropped (on the root: every session too)', responses: guarded({ 204: NO_CONTENT }) },
+        post: { operationId: 'reset', summary: 'Data, plans, keys, usage, rate windows, clock, journal back to the start; faults dropped (on the root: every session too)', responses: guarded({ 204: NO_CONTENT }) },
       },
       '/_mock/faults': {
         get: { operationId: 'listFaults', summary: 'The pending faults, in the order they apply', responses: guarded({ 200: json({ type: 'array', items: ref('PendingFault') }, 'Pending faults.') }) },
@@ -116,6 +135,80 @@ export function buildControlPlaneOpenApi(): Record<string, unknown> {
           summary: 'Set, move or run the service clock',
           requestBody: { required: true, content: { 'application/json': { schema: ref('ClockUpdate') } } },
           responses: guarded({ 200: json(ref('Clock'), 'The new now.'), 413: TOO_LARGE, 422: INVALID }),
+        },
+      },
+      '/_mock/data/candles': {
+        post: {
+          operationId: 'putCandles',
+          summary: 'Store candles at their close times, replacing what their series had there; new series and pairs join the catalog',
+          description: `The batch is checked whole first: a bad row is a 422 naming every bad row by index and rule, and nothing changes. Takes up to ${MAX_DATA_BODY / 1024 / 1024} MiB (MAX_DATA_BODY; 100,000 candles are about 25 MB).`,
+          requestBody: body({ type: 'array', items: ref('ArrangedCandle') }),
+          responses: guarded({ 200: json(ref('DataChange'), 'Stored.'), 413: DATA_TOO_LARGE, 422: ROW_INVALID }),
+        },
+        delete: {
+          operationId: 'removeCandles',
+          summary: 'Drop the candles of one series between two close times, inclusive (an outage)',
+          parameters: [
+            { name: 'exchange', in: 'query', required: false, description: 'The exchange series; required unless `aggregated=true`.', schema: { type: 'string' } },
+            { name: 'aggregated', in: 'query', required: false, description: '`true`: the aggregated series instead of an exchange\'s.', schema: { type: 'string', enum: ['true', 'false'] } },
+            { name: 'method', in: 'query', required: false, description: 'With `aggregated=true`: the aggregation method.', schema: { type: 'string' } },
+            { name: 'interval', in: 'query', required: true, schema: { type: 'string' } },
+            { name: 'base', in: 'query', required: true, schema: { type: 'string' } },
+            { name: 'quote', in: 'query', required: true, schema: { type: 'string' } },
+            { name: 'from', in: 'query', required: false, description: 'First close time dropped (ISO datetime or date, or epoch ms); default the series\' beginning.', schema: { type: 'string' } },
+            { name: 'to', in: 'query', required: false, description: 'Last close time dropped; default the series\' end.', schema: { type: 'string' } },
+          ],
+          responses: guarded({ 200: json(ref('DataChange'), 'Removed.'), 422: ROW_INVALID }),
+        },
+      },
+      '/_mock/data/exchanges/{name}': {
+        put: {
+          operationId: 'putExchange',
+          summary: 'Add an exchange or replace it',
+          parameters: [nameParameter('name', 'The exchange\'s name; the body\'s `name`, when given, must match.')],
+          requestBody: body(ref('Exchange')),
+          responses: guarded({ 200: json(ref('Exchange'), 'Stored.'), 413: TOO_LARGE, 422: ROW_INVALID }),
+        },
+      },
+      '/_mock/data/assets/{ticker}': {
+        put: {
+          operationId: 'putAsset',
+          summary: 'Add an asset or replace it',
+          parameters: [nameParameter('ticker', 'The asset\'s ticker; the body\'s `ticker`, when given, must match.')],
+          requestBody: body(ref('Asset')),
+          responses: guarded({ 200: json(ref('Asset'), 'Stored.'), 413: TOO_LARGE, 422: ROW_INVALID }),
+        },
+      },
+      '/_mock/data/generate': {
+        post: {
+          operationId: 'generateCandles',
+          summary: 'Generate a procedural series for a pair or range',
+          requestBody: body(ref('GenerateSpec')),
+          responses: guarded({ 200: json(ref('DataChange'), 'Generated.'), 413: TOO_LARGE, 422: ROW_INVALID }),
+        },
+      },
+      '/_mock/data/reset': {
+        post: { operationId: 'resetData', summary: 'The data (candles, exchanges, assets) back to what the service started with', responses: guarded({ 204: NO_CONTENT }) },
+      },
+      '/_mock/keys/{key}': {
+        put: {
+          operationId: 'putKey',
+          summary: 'Add an API key for an account (created when new), or move the key\'s account to a plan; the key is never echoed',
+          parameters: [nameParameter('key', 'The API key, percent-encoded. It never appears in an answer, the journal or a log line.')],
+          requestBody: body(ref('KeyPut')),
+          responses: guarded({ 200: json(ref('KeyPutAnswer'), 'Stored.'), 413: TOO_LARGE, 422: ROW_INVALID }),
+        },
+      },
+      '/_mock/plans': {
+        get: { operationId: 'listPlans', summary: 'The plans', responses: guarded({ 200: json({ type: 'array', items: ref('Plan') }, 'Every plan.') }) },
+      },
+      '/_mock/plans/{name}': {
+        put: {
+          operationId: 'putPlan',
+          summary: 'Add a plan or replace the one with its id',
+          parameters: [nameParameter('name', 'The plan\'s id; the body\'s `id`, when given, must match.')],
+          requestBody: body(ref('Plan')),
+          responses: guarded({ 200: json(ref('Plan'), 'Stored.'), 413: TOO_LARGE, 422: ROW_INVALID }),
         },
       },
       '/_mock/openapi.json': { get: { operationId: 'controlPlaneOpenApi', summary: 'This document', responses: guarded({ 200: json({ type: 'object' }, 'The OpenAPI 3.1 document of the control plane.') }) } },

@@ -2,6 +2,9 @@ import * as z from 'zod/mini'
 import { rawQueryOf } from '../../src/contract/index.js'
 import { toEpochMs } from './clock.js'
 import { bodyIssues } from './body-issues.js'
+import { DATA_PARAM_ROUTES, DATA_ROUTES } from './control-data.js'
+import type { ControlHandler, ControlRoute } from './control-route.js'
+import { parseJsonBody } from './json-body.js'
 import { faultSchema } from './faults.js'
 import { clockUpdateSchema } from './control-plane-bodies.js'
 import { buildControlPlaneOpenApi } from './control-openapi.js'
@@ -12,8 +15,7 @@ import type { MockService } from './service.js'
 import type { MockResponse } from './types.js'
 
 
-/** The largest body a control request may carry. */
-export const MAX_CONTROL_BODY = 64 * 1024
+export { MAX_CONTROL_BODY, MAX_DATA_BODY, bodyLimitOf } from './control-limits.js'
 
 /** A request to the control plane; `body` is the raw text of the request body. */
 export interface ControlRequest {
@@ -26,17 +28,13 @@ export interface ControlRequest {
   signal?: AbortSignal
 }
 
-type Handler = (service: MockService, body: string, query: string, signal: AbortSignal | undefined) => Promise<MockResponse> | MockResponse
+type Handler = ControlHandler
 
 /** Parses a JSON body against `schema`; a 422 in the service's format when it does not fit. */
 function parseBody<S extends z.ZodMiniType>(schema: S, text: string): { data: z.output<S> } | { error: MockResponse } {
-  if (text.trim() === '') return { error: invalid([{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }]) }
-  let body: unknown
-  try {
-    body = JSON.parse(text)
-  } catch (error) {
-    return { error: invalid([{ type: 'json_invalid', loc: ['body'], msg: 'JSON decode error', input: text.slice(0, 200), ctx: { error: (error as Error).message } }]) }
-  }
+  const parsed = parseJsonBody(text)
+  if ('error' in parsed) return parsed
+  const body = parsed.value
   const result = schema.safeParse(body)
   return result.success ? { data: result.data } : { error: invalid(bodyIssues(result.error.issues, body)) }
 }
@@ -65,7 +63,7 @@ let controlDocument: Record<string, unknown> | undefined
 
 const NO_CONTENT: MockResponse = { status: 204, headers: {}, body: null }
 
-const ROUTES: Record<string, Record<string, Handler>> = {
+const ROUTES: Record<string, ControlRoute> = {
   '/_mock/openapi.json': { GET: () => json(200, (controlDocument ??= buildControlPlaneOpenApi())) },
   '/_mock/health': { GET: (service) => json(200, { status: 'ok', sessions: service.sessions().length }) },
   '/_mock/requests': {
@@ -105,22 +103,38 @@ const ROUTES: Record<string, Record<string, Handler>> = {
       return clockBody(service)
     },
   },
+  ...DATA_ROUTES,
+}
+
+/** A route and its last path segment, decoded, for the routes that name something (`/_mock/keys/KEY`); undefined for an unknown path. */
+function findRoute(path: string): { route: ControlRoute; param: string } | undefined {
+  const fixed = ROUTES[path]
+  if (fixed) return { route: fixed, param: '' }
+  for (const [prefix, route] of Object.entries(DATA_PARAM_ROUTES)) {
+    if (!path.startsWith(prefix)) continue
+    const segment = path.slice(prefix.length)
+    if (segment === '' || segment.includes('/')) return undefined
+    try {
+      return { route, param: decodeURIComponent(segment) }
+    } catch {
+      return undefined
+    }
+  }
+  return undefined
 }
 
 /** True when `path` belongs to the control plane. */
 export const isControlPath = (path: string): boolean => path === '/_mock' || path.startsWith('/_mock/')
 
-/** True when a request to `path` with `method` carries a body the control plane reads. */
-export const readsBody = (method: string, path: string): boolean => method === 'POST' && (path === '/_mock/faults' || path === '/_mock/clock')
-
 /**
- * Answers a control-plane request of the standalone server: health, requests, usage, reset, faults, clock. Another
+ * Answers a control-plane request of the standalone server: health, requests, usage, reset, faults, clock,
+ * arranged data, keys and plans. Another
  * method on a control path is 405 with `Allow`; an unknown `/_mock` path is 404.
  */
 export async function handleControl(service: MockService, request: ControlRequest): Promise<MockResponse> {
-  const route = ROUTES[request.path]
-  if (!route) return fail(404, 'Not Found')
-  const handler = route[request.method]
-  if (!handler) return fail(405, 'Method Not Allowed', { allow: Object.keys(route).join(', ') })
-  return handler(service, request.body, request.query ?? '', request.signal)
+  const found = findRoute(request.path)
+  if (!found) return fail(404, 'Not Found')
+  const handler = found.route[request.method]
+  if (!handler) return fail(405, 'Method Not Allowed', { allow: Object.keys(found.route).join(', ') })
+  return handler(service, request.body, request.query ?? '', request.signal, found.param)
 }

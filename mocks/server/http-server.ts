@@ -7,7 +7,8 @@ import { CORS_HEADERS, preflightHeaders } from '../core/cors.js'
 import { json } from '../core/respond.js'
 import { BytePool } from './byte-pool.js'
 import { createClientErrorListener } from './client-error.js'
-import { MAX_CONTROL_BODY, handleControl, isControlPath, readsBody } from '../core/control-plane.js'
+import { bodyLimitOf, handleControl, isControlPath } from '../core/control-plane.js'
+import { UNAUTHORIZED, controlTokenCheck } from './control-token.js'
 import { encodeJson } from './encode-json.js'
 import { withDate } from '../core/service-time.js'
 import { OpenFaults, deliver } from './deliver.js'
@@ -24,7 +25,20 @@ export interface MockServerOptions extends MockServiceOptions {
   host?: string
   /** Delays every response by this many milliseconds. @default 0 */
   latency?: number
+  /**
+   * Locks the control plane: every `/_mock` request, sessions' included, must carry
+   * `Authorization: Bearer <controlToken>` or gets a 401. The API itself stays as it is.
+   *
+   * @example
+   * const server = await startMockServer({ controlToken: process.env.CONTROL_TOKEN })
+   * await fetch(`${server.url}/_mock/usage`, { headers: { Authorization: `Bearer ${process.env.CONTROL_TOKEN}` } })
+   * @default undefined (the control plane is open to whoever reaches the server)
+   */
+  controlToken?: string
 }
+
+/** Who may use the control plane: undefined lets every request through. */
+type ControlGate = ((headers: IncomingMessage['headers'] | undefined) => boolean) | undefined
 
 /** A running standalone server. */
 export interface RunningMockServer {
@@ -60,19 +74,27 @@ function send(res: ServerResponse, answer: MockResponse, pool: BytePool, open?: 
   res.end(body, done)
 }
 
-const TOO_LARGE = json(413, { detail: `Request body too large: the /_mock endpoints take at most ${MAX_CONTROL_BODY} bytes` })
+const tooLarge = (method: string, path: string, limit: number) =>
+  json(413, { detail: `Request body too large: ${method} ${path} takes at most ${limit} bytes (${limit >= 1 << 20 ? `${limit / (1 << 20)} MiB` : `${limit / 1024} KiB`})` })
 
 /**
- * Reads a control request's body as text, or undefined past {@link MAX_CONTROL_BODY} bytes (the rest
- * is drained and dropped, so the answer still reaches the client).
+ * Reads a control request's body as text, or undefined past `limit` bytes: the bytes are counted as
+ * they arrive, and past the limit nothing more is kept (the rest is drained and dropped, so the
+ * answer still reaches the client).
  */
-function readBody(req: IncomingMessage): Promise<string | undefined> {
+function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'])
+    if (declared > limit) {
+      req.resume()
+      return resolve(undefined)
+    }
     const chunks: Buffer[] = []
     let size = 0
     const onData = (chunk: Buffer) => {
       size += chunk.length
-      if (size <= MAX_CONTROL_BODY) return void chunks.push(chunk)
+      if (size <= limit) return void chunks.push(chunk)
+      chunks.length = 0
       req.off('data', onData)
       req.resume()
       resolve(undefined)
@@ -88,19 +110,22 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
  * header comes from a browser page, which could send a simple cross-origin POST and wipe a local
  * server's state: it is refused.
  */
-async function controlEndpoint(service: MockService, req: IncomingMessage | undefined, method: string, path: string, query: string, signal?: AbortSignal): Promise<MockResponse> {
+async function controlEndpoint(service: MockService, gate: ControlGate, req: IncomingMessage | undefined, method: string, path: string, query: string, signal?: AbortSignal): Promise<MockResponse> {
+  // The token first: a stranger's body is never read, so it cannot make the server buffer 64 MiB.
+  if (gate && !gate(req?.headers)) return UNAUTHORIZED
   if (req?.headers.origin !== undefined) return json(403, { detail: 'The /_mock endpoints refuse cross-origin browser requests' })
   let body = ''
-  if (req && readsBody(method, path)) {
-    const text = await readBody(req)
-    if (text === undefined) return TOO_LARGE
+  const limit = bodyLimitOf(method, path)
+  if (req && limit !== undefined) {
+    const text = await readBody(req, limit)
+    if (text === undefined) return tooLarge(method, path, limit)
     body = text
   }
   return handleControl(service, { method, path, query, body, signal })
 }
 
 /** Answers one request: the control plane, or the service itself; under `/_sessions/NAME/`, that session's. */
-async function route(root: MockService, req: IncomingMessage | undefined, method: string, url: string, signal?: AbortSignal): Promise<MockResponse> {
+async function route(root: MockService, gate: ControlGate, req: IncomingMessage | undefined, method: string, url: string, signal?: AbortSignal): Promise<MockResponse> {
   let service = root
   const session = splitSessionUrl(url)
   if (session && !('name' in session)) return session
@@ -115,16 +140,18 @@ async function route(root: MockService, req: IncomingMessage | undefined, method
   const queryAt = url.indexOf('?')
   const path = queryAt < 0 ? url : url.slice(0, queryAt)
   // The service stamps its own answers; control answers carry its clock in `Date` too.
-  if (isControlPath(path)) return withDate(await controlEndpoint(service, req, method, path, queryAt < 0 ? '' : url.slice(queryAt + 1), signal), service.clock)
+  if (isControlPath(path)) return withDate(await controlEndpoint(service, gate, req, method, path, queryAt < 0 ? '' : url.slice(queryAt + 1), signal), service.clock)
   return service.handle({ method, url, headers: req?.headers ?? {} })
 }
 
 /** The request listener of the standalone server, for mounting on a server of your own. */
-export function createRequestListener(service: MockService, options: { latency?: number } = {}) {
-  return listenerOf(service, options.latency ?? 0, new OpenFaults())
+export function createRequestListener(service: MockService, options: Pick<MockServerOptions, 'latency' | 'controlToken'> = {}) {
+  return listenerOf(service, options.latency ?? 0, new OpenFaults(), gateOf(options.controlToken))
 }
 
-function listenerOf(service: MockService, latency: number, open: OpenFaults) {
+const gateOf = (token: string | undefined): ControlGate => (token === undefined ? undefined : controlTokenCheck(token))
+
+function listenerOf(service: MockService, latency: number, open: OpenFaults, gate: ControlGate) {
   const pool = new BytePool()
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? 'GET'
@@ -136,7 +163,7 @@ function listenerOf(service: MockService, latency: number, open: OpenFaults) {
         res.end()
         return
       }
-      const answer = await route(service, req, method, url, open.signal)
+      const answer = await route(service, gate, req, method, url, open.signal)
       // Whatever body is left unread is drained, so the connection can serve the next request.
       req.resume()
       if (latency > 0) await sleep(latency)
@@ -151,8 +178,9 @@ function listenerOf(service: MockService, latency: number, open: OpenFaults) {
 }
 
 /** Makes `server` answer the requests Node's HTTP parser refuses in JSON too (contract: other-requests). */
-export function answerParserErrors(server: Server, service: MockService): void {
-  server.on('clientError', createClientErrorListener((method, path) => route(service, undefined, method, path), CORS_HEADERS))
+export function answerParserErrors(server: Server, service: MockService, options: Pick<MockServerOptions, 'controlToken'> = {}): void {
+  const gate = gateOf(options.controlToken)
+  server.on('clientError', createClientErrorListener((method, path) => route(service, gate, undefined, method, path), CORS_HEADERS))
 }
 
 /**
@@ -164,13 +192,15 @@ export function answerParserErrors(server: Server, service: MockService): void {
  * await server.close()
  */
 export async function startMockServer(options: MockServerOptions = {}): Promise<RunningMockServer> {
-  const { service: given, port = 0, host = '127.0.0.1', latency, ...serviceOptions } = options
+  const { service: given, port = 0, host = '127.0.0.1', latency, controlToken, ...serviceOptions } = options
+  // Checked before anything starts; the token is kept only inside the check.
+  const gate = gateOf(controlToken)
   const service = given ?? createMockService(serviceOptions)
   // The Host header does not matter to the service; Node would refuse its absence with an empty 400.
   // Answers a fault keeps open (a hang, a slow body) end when the server closes.
   const open = new OpenFaults()
-  const server = createServer({ requireHostHeader: false }, listenerOf(service, latency ?? 0, open))
-  answerParserErrors(server, service)
+  const server = createServer({ requireHostHeader: false }, listenerOf(service, latency ?? 0, open, gate))
+  server.on('clientError', createClientErrorListener((method, path) => route(service, gate, undefined, method, path), CORS_HEADERS))
   server.keepAliveTimeout = 5000
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)

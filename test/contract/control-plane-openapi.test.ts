@@ -43,6 +43,18 @@ describe('the control plane is described by its own OpenAPI 3.1 document', () =>
     expect(doc.components.schemas.Fault.additionalProperties).toBe(false)
     expect(doc.paths['/_mock/requests'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['path', 'status', 'account', 'method', 'since', 'wait_for', 'timeout_ms'])
     expect(Object.keys(doc.components.schemas.ClockUpdate.properties)).toEqual(['now', 'advance_ms', 'rate'])
+    expect(Object.keys(doc.components.schemas.GenerateSpec.properties)).toEqual(['exchange', 'interval', 'base', 'quote', 'from', 'to', 'seed', 'price', 'volatility', 'volumePerMinute'])
+    expect(Object.keys(doc.components.schemas.KeyPut.properties)).toEqual(['account', 'plan'])
+    expect(doc.paths['/_mock/data/candles'].delete.parameters.map((p: { name: string }) => p.name)).toEqual(['exchange', 'aggregated', 'method', 'interval', 'base', 'quote', 'from', 'to'])
+  })
+
+  test('it describes every route of the control plane, its 401 and the body limits', () => {
+    expect(Object.keys(doc.paths).sort()).toEqual(
+      ['/_mock/health', '/_mock/requests', '/_mock/usage', '/_mock/reset', '/_mock/faults', '/_mock/clock', '/_mock/openapi.json', '/_mock/data/candles', '/_mock/data/exchanges/{name}', '/_mock/data/assets/{ticker}', '/_mock/data/generate', '/_mock/data/reset', '/_mock/keys/{key}', '/_mock/plans', '/_mock/plans/{name}'].sort(),
+    )
+    for (const [path, item] of Object.entries(doc.paths)) for (const [method, operation] of Object.entries(item as Record<string, { responses: Record<string, unknown> }>)) expect(operation.responses[401], `${method} ${path}`).toBeDefined()
+    expect(doc.paths['/_mock/data/candles'].post.responses[413].description).toMatch(/64 MiB/)
+    expect(doc.paths['/_mock/faults'].post.responses[413].description).toMatch(/64 KiB/)
   })
 
   test('every answer of every control route, valid and invalid, conforms to the document', async () => {
@@ -76,8 +88,49 @@ describe('the control plane is described by its own OpenAPI 3.1 document', () =>
       await call('POST', '/_mock/reset', undefined, '', base)
       await call('GET', '/_mock/openapi.json', undefined, '', base)
     }
+    // The data, keys and plans routes (the documented path is the template: {name}, {ticker}, {key}).
+    const candle = (close_ts: string, extra: Record<string, unknown> = {}) => ({ exchange: 'bitstamp', interval: '1h', base: 'BTC', quote: 'USD', close_ts, open: 100, high: 110, low: 90, close: 105, base_volume: 2, quote_volume: 200, source_provider: 't', source_channel: 't', flag: null, ...extra })
+    const named = async (method: string, template: string, actual: string, body: unknown, base: string) => {
+      const res = await fetch(`${base}${actual}`, { method, body: typeof body === 'string' ? body : JSON.stringify(body) })
+      problems.push(...(await conforms(res, template, method)))
+    }
+    for (const base of [server.url, `${server.url}/_sessions/doc-data`]) {
+      await call('POST', '/_mock/data/candles', [candle('2026-05-01T10:00:00Z')], '', base)
+      await call('POST', '/_mock/data/candles', [candle('2026-05-01T10:00:00Z', { low: 200 }), { nope: 1 }], '', base)
+      await call('POST', '/_mock/data/candles', '{', '', base)
+      await call('DELETE', '/_mock/data/candles', undefined, '?exchange=bitstamp&interval=1h&base=BTC&quote=USD&from=2026-05-01&to=2026-05-02', base)
+      await call('DELETE', '/_mock/data/candles', undefined, '?aggregated=true&interval=1h&base=BTC&quote=USD&from=2026-05-01&to=2026-05-02', base)
+      await call('DELETE', '/_mock/data/candles', undefined, '?interval=1h&nope=1', base)
+      await named('PUT', '/_mock/data/exchanges/{name}', '/_mock/data/exchanges/kraken', { creation_date: '2013-09-10', closing_date: null }, base)
+      await named('PUT', '/_mock/data/exchanges/{name}', '/_mock/data/exchanges/kraken', { name: 'other', creation_date: '2013-09-10', closing_date: null }, base)
+      await named('PUT', '/_mock/data/assets/{ticker}', '/_mock/data/assets/PEPE', { name: 'Pepe', asset_type: 'CRYPTO' }, base)
+      await named('PUT', '/_mock/data/assets/{ticker}', '/_mock/data/assets/PEPE', { name: 'x'.repeat(70_000), asset_type: 'CRYPTO' }, base)
+      await call('POST', '/_mock/data/generate', { exchange: 'kraken', interval: '1h', base: 'PEPE', quote: 'USD', from: '2026-05-01', to: '2026-05-02' }, '', base)
+      await call('POST', '/_mock/data/generate', { exchange: 'kraken' }, '', base)
+      await named('PUT', '/_mock/plans/{name}', '/_mock/plans/tiny', { endpoints: { exchange_ohlcv: { '1h': 'PT6H' } } }, base)
+      await named('PUT', '/_mock/plans/{name}', '/_mock/plans/tiny', { endpoints: { exchange_ohlcv: { '1h': 'forever' } } }, base)
+      await call('GET', '/_mock/plans', undefined, '', base)
+      await named('PUT', '/_mock/keys/{key}', '/_mock/keys/doc-key-1', { account: 'acct_doc', plan: 'tiny' }, base)
+      await named('PUT', '/_mock/keys/{key}', '/_mock/keys/doc-key-1', { account: 'acct_doc2' }, base)
+      await call('POST', '/_mock/data/reset', undefined, '', base)
+    }
     const refused = await fetch(`${server.url}/_mock/usage`, { headers: { Origin: 'http://page.test' } })
     problems.push(...(await conforms(refused, '/_mock/usage', 'GET')))
     expect(problems).toEqual([])
+  })
+
+  test('the 401 of a locked control plane conforms too', async () => {
+    const locked = await startMockServer({ port: 0, controlToken: 'doc-token-1' })
+    try {
+      const problems: string[] = []
+      for (const [method, path] of [['GET', '/_mock/usage'], ['POST', '/_mock/data/reset'], ['GET', '/_mock/plans']] as const) {
+        const res = await fetch(`${locked.url}${path}`, { method })
+        expect(res.status).toBe(401)
+        problems.push(...(await conforms(res, path, method)))
+      }
+      expect(problems).toEqual([])
+    } finally {
+      await locked.close()
+    }
   })
 })
