@@ -30,6 +30,7 @@ const ISOLATED = [
  * at the end. A CI clone has no duration cache, and vitest would order its files by size.
  */
 const LONG_FIRST = [
+  'test/typecheck.test.ts',
   'test/export/parquet.test.ts',
   'test/export/postgres-batches.test.ts',
   'test/export/resume.test.ts',
