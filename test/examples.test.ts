@@ -80,8 +80,8 @@ async function runExample(file: string, extraEnv: Record<string, string> = {}): 
   }
 }
 
-// Each example is a process of its own with its own servers; several spend seconds waiting on a rate
-// limit (redis-workers.ts alone ~6 s of pacing): they run side by side (at most maxConcurrency, 5).
+// Each example is a process of its own with its own servers, and several spend seconds waiting (a
+// rate limit's pacing, a running clock): they run side by side (at most maxConcurrency, 5).
 describe.concurrent('examples/*.ts run and exit by themselves', () => {
   test('there are examples, and every expectation names an existing one', () => {
     expect(files).toContain('demo.ts')
@@ -98,7 +98,7 @@ describe.concurrent('examples/*.ts run and exit by themselves', () => {
   }, TIMEOUT_MS)
 })
 
-describe.concurrent.skipIf(!hasRedis)(`examples that need Redis, against a redis-server the test starts${hasRedis ? '' : ` (${REDIS_SKIP_NOTE})`}`, () => {
+describe.skipIf(!hasRedis)(`examples that need Redis, against a redis-server the test starts${hasRedis ? '' : ` (${REDIS_SKIP_NOTE})`}`, () => {
   test.each(files.filter((f) => NEEDS_REDIS.includes(f)))('examples/%s exits 0 and prints what it shows', async (file) => {
     const redis = await startRedis()
     try {
