@@ -80,7 +80,9 @@ async function runExample(file: string, extraEnv: Record<string, string> = {}): 
   }
 }
 
-describe('examples/*.ts run and exit by themselves', () => {
+// Each example is a process of its own with its own servers, and several spend seconds waiting (a
+// rate limit's pacing, a running clock): they run side by side (at most maxConcurrency, 5).
+describe.concurrent('examples/*.ts run and exit by themselves', () => {
   test('there are examples, and every expectation names an existing one', () => {
     expect(files).toContain('demo.ts')
     for (const name of Object.keys(EXPECTED)) expect(existsSync(join(EXAMPLES, name)), `examples/${name}`).toBe(true)

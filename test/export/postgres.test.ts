@@ -55,7 +55,10 @@ function sqliteReference(): Promise<Record<string, unknown>[]> {
   return sqliteFull
 }
 
-describe.skipIf(POSTGRES_MISSING !== undefined)(`market-candles export into PostgreSQL${POSTGRES_MISSING ? ` (SKIPPED: ${POSTGRES_MISSING})` : ''}`, () => {
+// The tests wait more than they compute (each export is paced at 10 requests/s by the service's
+// 40 ms latency and the client's limit), and each writes its own database: they run side by side, but
+// the one that stops the server runs alone, and the password check runs after all of them.
+describe.skipIf(POSTGRES_MISSING !== undefined)(`market-candles export into PostgreSQL${POSTGRES_MISSING ? ` (SKIPPED: ${POSTGRES_MISSING})` : ''}`, { concurrent: true }, () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'export-pg-'))
     ;[pgServer, service] = await Promise.all([startPostgres(), startMockServer({ port: 0, now: NOW, latency: 40, rateLimit: false })])
@@ -191,7 +194,8 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`market-candles export into Post
     expect(rows.filter((row) => row.source_provider !== 'other writer')).toEqual(reference.filter((row) => row.close_ts !== '2024-12-31T00:00:00Z' || row.base !== 'ETH'))
   }, 60_000)
 
-  test('the connection cut mid-run (server stopped): a clear message, exit 1, the committed rows intact; the rerun completes', async () => {
+  // Alone: every other test needs the server.
+  test('the connection cut mid-run (server stopped): a clear message, exit 1, the committed rows intact; the rerun completes', { concurrent: false, timeout: 90_000 }, async () => {
     const url = await freshDatabase(pgServer)
     const args = [...PAIRS, ...RANGE, '--out', url]
     const cli = await startAndWaitForData(args)
@@ -213,7 +217,7 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`market-candles export into Post
     const again = await run([...args, '--quiet'])
     expect(again.code).toBe(0)
     expect(await pgRows(url, 'exchange')).toEqual(await sqliteReference())
-  }, 90_000)
+  })
 
   test('the connection from PGHOST, PGPORT, PGUSER, PGPASSWORD and PGDATABASE with --out postgres://', async () => {
     const url = new URL(await freshDatabase(pgServer))
@@ -269,7 +273,7 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`market-candles export into Post
   })
 
   // Last: every run of this file, successful or not, went through `run` or was pushed here.
-  test('the password appears in no output of any run (progress, summary, errors, usage, the command to continue)', () => {
+  test('the password appears in no output of any run (progress, summary, errors, usage, the command to continue)', { concurrent: false }, () => {
     expect(outputs.length).toBeGreaterThan(10)
     for (const r of outputs) {
       expect(r.stdout).not.toContain(PG_PASSWORD)
