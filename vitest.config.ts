@@ -23,6 +23,7 @@ const ISOLATED = [
   'test/schemas/wire-shapes.test.ts',
   'test/sdk/request-options.test.ts',
   'test/sdk/follow-listeners.test.ts',
+  'test/mocks/arrange-data-sessions.test.ts',
 ]
 
 /**
@@ -33,6 +34,9 @@ const ISOLATED = [
  */
 const LONG_FIRST = [
   'test/typecheck.test.ts',
+  'test/consumer.test.ts',
+  'test/runtimes.test.ts',
+  'test/export/follow-chaos.test.ts',
   'test/export/parquet.test.ts',
   'test/export/postgres.test.ts',
   'test/export/postgres-batches.test.ts',
@@ -49,6 +53,10 @@ const LONG_FIRST = [
   'test/mocks/encode-json.test.ts',
   'test/export/flags-and-progress.test.ts',
   'test/export/redis-and-shard.test.ts',
+  'test/export/follow-outage.test.ts',
+  'test/export/follow-redis-outage.test.ts',
+  'test/runners.test.ts',
+  'test/mocks/load-export.test.ts',
 ]
 
 class LongFirstSequencer extends BaseSequencer {
