@@ -43,21 +43,25 @@ interface SeriesRun {
   steadyCandles: number
   rttMs: number
   settleMs: number
+  /** Answers with status 429 (the account's window is shared by the series of one server). */
+  rateLimited: number
 }
 
 async function followOne(server: ChildServer, pair: string, publishDelayMs: number, clock: ClockSource, truth: () => number, end: number): Promise<SeriesRun> {
   const [base, quote] = pair.split('/') as [string, string]
   let requests = 0
+  let rateLimited = 0
   const rtts: number[] = []
+  // One account per clock source, so the two sets of series never share a rate window.
   const client = createClient({
-    apiKey: 'demo-pro-key',
+    apiKey: clock === 'Date' ? 'demo-pro-key' : 'demo-enterprise-key',
     baseUrl: server.url,
     hooks: {
       onRequest: (e) => void (e.endpoint === 'exchange_ohlcv' && requests++),
-      onResponse: (e) => void (e.endpoint === 'exchange_ohlcv' && rtts.push(e.durationMs)),
+      onResponse: (e) => void (e.endpoint === 'exchange_ohlcv' && (rtts.push(e.durationMs), e.status === 429 && rateLimited++)),
     },
   })
-  const run: SeriesRun = { pair, publishDelayMs, clock, lagsMs: [], learningRequests: 0, steadyRequests: 0, steadyCandles: 0, rttMs: 0, settleMs: 0 }
+  const run: SeriesRun = { pair, publishDelayMs, clock, lagsMs: [], learningRequests: 0, steadyRequests: 0, steadyCandles: 0, rttMs: 0, settleMs: 0, rateLimited: 0 }
   const live = client.exchangeOhlcvFollow({ exchange: 'bitstamp', interval: '1m', base, quote, end }, clock === 'now' ? { now: truth } : {})
   let n = 0
   for await (const candle of live) {
@@ -77,6 +81,7 @@ async function followOne(server: ChildServer, pair: string, publishDelayMs: numb
   run.steadyRequests = requests
   run.rttMs = median(rtts)
   run.settleMs = live.state.settleMs
+  run.rateLimited = rateLimited
   return run
 }
 
@@ -141,7 +146,7 @@ export function reportFollowLearnedDelay(r: LearnedDelayBench): string[] {
     `follow-learned-delay. A follow without settleMs learns the publish delay (clock 1x, ${INTERVALS} intervals, the first ${LEARNING} learning)`,
     ...r.series.map(
       (s) =>
-        `  delay ${s.publishDelayMs} ms, ${s.clock}, ${s.pair}: lags after availability ${s.lagsMs.map((x) => fmt(x, 0)).join(', ')} ms; rtt ${fmt(s.rttMs, 0)} ms; requests ${s.learningRequests} learning + ${s.steadyRequests} for ${s.steadyCandles} candles; settle ${s.settleMs} ms`,
+        `  delay ${s.publishDelayMs} ms, ${s.clock}, ${s.pair}: lags after availability ${s.lagsMs.map((x) => fmt(x, 0)).join(', ')} ms; rtt ${fmt(s.rttMs, 0)} ms; requests ${s.learningRequests} learning + ${s.steadyRequests} for ${s.steadyCandles} candles; ${s.rateLimited} x 429; settle ${s.settleMs} ms`,
     ),
     `  followMany: ${r.many.series} series, ${r.many.candles} candles after the first boundary in ${fmt(r.many.wallMs / 1000, 1)} s, every series complete: ${r.many.everySeriesComplete}`,
     ...r.rows.map((row) => `  ${row.figure} [goal ${row.goal || '-'}: ${row.verdict}]`),
