@@ -1,4 +1,4 @@
-// The published package.json carries no scripts: `prepare` (tsup, which builds dist/ on `npm install`
+// The published package.json carries no scripts: `prepare` (scripts/build.mjs, which builds dist/ on `npm install`
 // in the repository) would make npm warn a consumer about install scripts, and the others (test,
 // bench, ...) are for the repository only. `prepack` runs `strip` (builds dist/, then writes
 // package.json without `scripts`, the original kept aside), `postpack` runs `restore`. `npm pack` and
@@ -12,7 +12,8 @@ const KEPT = new URL('../node_modules/.cache/market-candles-pack/package.json', 
 
 const command = process.argv[2]
 if (command === 'strip') {
-  if (process.env.MARKET_CANDLES_PACK_PREBUILT !== '1') execFileSync('tsup', ['--silent'], { stdio: 'inherit' })
+  // The same build as `prepare`, skipped when dist/ is already the build of the current sources.
+  if (process.env.MARKET_CANDLES_PACK_PREBUILT !== '1') execFileSync(process.execPath, [new URL('./build.mjs', import.meta.url).pathname, '--if-stale'], { stdio: 'inherit' })
   if (existsSync(KEPT)) {
     // A pack that died before postpack left the original aside: restore it first.
     renameSync(KEPT, PKG)
