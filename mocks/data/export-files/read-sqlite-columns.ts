@@ -80,7 +80,14 @@ function readRuns(db: Database): ExchangeColumns[] | undefined {
       for (const r of chunk) {
         const closeTs = r[0]
         const t = typeof closeTs === 'string' && closeTs.length === 20 ? wholeSecondMs(closeTs) : undefined
-        const [, o, h, l, c, bv, qv, change] = r
+        // By index: destructuring a row goes through the iterator protocol.
+        const o = r[1]
+        const h = r[2]
+        const l = r[3]
+        const c = r[4]
+        const bv = r[5]
+        const qv = r[6]
+        const change = r[7]
         if (t === undefined || typeof o !== 'number' || typeof h !== 'number' || typeof l !== 'number' || typeof c !== 'number' || typeof bv !== 'number' || typeof qv !== 'number') return undefined
         ts[i] = t
         open![i] = o
