@@ -1,7 +1,9 @@
-import { wholeSecondMs } from '../../core/fast-candle.js'
-import { ExchangeColumns, type CandleSource } from '../exchange-columns.js'
+import { INTERVAL_MS, isKnownInterval } from '../../../src/schemas/index.js'
+import type { CandleSource, ExchangeColumns } from '../exchange-columns.js'
+import { CloseTimeReader } from './close-time-reader.js'
 import { EXCHANGE_COLUMNS } from './columns.js'
 import { nodeBuiltin } from './node-builtins.js'
+import { RunBuilder } from './run-builder.js'
 
 type Database = InstanceType<typeof import('node:sqlite').DatabaseSync>
 
@@ -41,9 +43,9 @@ function readRuns(db: Database): ExchangeColumns[] | undefined {
   const next = db.prepare(
     'SELECT exchange AS s, interval, base, quote FROM exchange_candles WHERE (exchange, interval, base, quote) > (?, ?, ?, ?) ORDER BY exchange, interval, base, quote LIMIT 1',
   )
-  // Sized exactly: a count by the primary key costs less than growing seven columns.
-  const count = db.prepare('SELECT count(*) FROM exchange_candles WHERE exchange = ? AND interval = ? AND base = ? AND quote = ?')
-  count.setReturnArrays(true)
+  // A series' ends by the primary key (two seeks): its size on the grid, to size the columns.
+  const ends = db.prepare('SELECT min(close_ts), max(close_ts) FROM exchange_candles WHERE exchange = ? AND interval = ? AND base = ? AND quote = ?')
+  ends.setReturnArrays(true)
   const rows = db.prepare(
     `SELECT close_ts, open, high, low, close, base_volume, quote_volume,
        CASE WHEN source_provider = ?6 AND source_channel = ?7 AND flag IS NULL THEN NULL ELSE json_array(source_provider, source_channel, flag) END
@@ -65,21 +67,19 @@ function readRuns(db: Database): ExchangeColumns[] | undefined {
   while (series !== undefined) {
     const { s, interval, base, quote } = series
     if (typeof s !== 'string' || typeof interval !== 'string' || typeof base !== 'string' || typeof quote !== 'string') return undefined
-    const n = Number((count.get(s, interval, base, quote) as unknown as unknown[])[0])
-    const ts = new Float64Array(n)
-    const [open, high, low, close, baseVolume, quoteVolume] = Array.from({ length: 6 }, () => new Float64Array(n))
-    const source = new Uint32Array(n)
-    let i = 0
+    const times = new CloseTimeReader()
+    const [first, last] = ends.get(s, interval, base, quote) as unknown as [unknown, unknown]
+    const span = typeof first === 'string' && typeof last === 'string' && isKnownInterval(interval) ? (Date.parse(last) - Date.parse(first)) / INTERVAL_MS[interval] + 1 : NaN
+    const run = new RunBuilder(span >= 1 && span <= 1e8 ? Math.floor(span) : 1024)
     let after = ''
     for (;;) {
       // What this chunk's NULL rows stand for, interned on the first one.
       const [boundProvider, boundChannel] = [provider, channel]
       let bound = -1
       const chunk = rows.all(s, interval, base, quote, after, provider, channel) as unknown as unknown[][]
-      if (i + chunk.length > n) return undefined
       for (const r of chunk) {
         const closeTs = r[0]
-        const t = typeof closeTs === 'string' && closeTs.length === 20 ? wholeSecondMs(closeTs) : undefined
+        const t = typeof closeTs === 'string' ? times.of(closeTs) : undefined
         // By index: destructuring a row goes through the iterator protocol.
         const o = r[1]
         const h = r[2]
@@ -89,32 +89,25 @@ function readRuns(db: Database): ExchangeColumns[] | undefined {
         const qv = r[6]
         const change = r[7]
         if (t === undefined || typeof o !== 'number' || typeof h !== 'number' || typeof l !== 'number' || typeof c !== 'number' || typeof bv !== 'number' || typeof qv !== 'number') return undefined
-        ts[i] = t
-        open![i] = o
-        high![i] = h
-        low![i] = l
-        close![i] = c
-        baseVolume![i] = bv
-        quoteVolume![i] = qv
+        let k: number
         if (change === null) {
           if (bound < 0) bound = intern(JSON.stringify([boundProvider, boundChannel, null]), boundProvider, boundChannel, null)
-          source[i] = bound
+          k = bound
           provider = boundProvider
           channel = boundChannel
         } else {
           const [p, ch, f] = JSON.parse(change as string) as unknown[]
           if (typeof p !== 'string' || p === '' || typeof ch !== 'string' || ch === '' || (f !== null && typeof f !== 'string')) return undefined
-          source[i] = intern(change as string, p, ch, f)
+          k = intern(change as string, p, ch, f)
           provider = p
           channel = ch
         }
-        i++
+        run.push(t, o, h, l, c, bv, qv, k)
       }
       if (chunk.length < CHUNK) break
       after = chunk[chunk.length - 1]![0] as string
     }
-    if (i !== n) return undefined
-    runs.push(new ExchangeColumns(s, interval, base, quote, n, ts, open!, high!, low!, close!, baseVolume!, quoteVolume!, source, sources))
+    runs.push(run.finish(s, interval, base, quote, sources))
     series = next.get(s, interval, base, quote) as typeof series
   }
   return runs
