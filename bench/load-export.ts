@@ -1,7 +1,7 @@
 /**
  * Section `load-export`: `service.data.load(file)` of a SQLite file `market-candles export` wrote,
  * 1 M 1m candles (made once through the export's own SQLite sink into a temp directory). Each round
- * is a fresh child process: readExport alone, then load (read + putCandles) into a service without
+ * is a fresh child process: readExport alone, readExportColumns alone (load's fast path), then load (read + putCandles) into a service without
  * data. Figures per second of CPU time (the verdict: the machine is shared, and a wait for a core is
  * not the reader's cost) and of wall time, with their spread; the heap the loaded candles hold after
  * a full GC against the process's peak RSS, to show memory follows the candles, not the file.
@@ -32,6 +32,7 @@ interface ChildRun {
 export interface LoadExportBench {
   fileBytes: number
   read: ChildRun[]
+  columns: ChildRun[]
   load: ChildRun[]
   rows: BenchRow[]
   pass: boolean
@@ -60,12 +61,14 @@ export async function measureLoadExport(): Promise<LoadExportBench> {
     const file = join(dir, 'candles.sqlite')
     await makeFile(file)
     const fileBytes = statSync(file).size
-    const run = (mode: 'read' | 'load') => runChildForResult<ChildRun>(CHILD, [mode, file, String(CANDLES)], 600_000, undefined, ['--expose-gc', '--max-old-space-size=4096'])
+    const run = (mode: 'read' | 'columns' | 'load') => runChildForResult<ChildRun>(CHILD, [mode, file, String(CANDLES)], 600_000, undefined, ['--expose-gc', '--max-old-space-size=4096'])
     const read: ChildRun[] = []
+    const columns: ChildRun[] = []
     const load: ChildRun[] = []
     // Alternated, so both see the machine's load of the same minutes.
     for (let i = 0; i < ROUNDS; i++) {
       read.push(await run('read'))
+      columns.push(await run('columns'))
       load.push(await run('load'))
     }
     const rate = (runs: ChildRun[], key: 'cpu' | 'wall') => runs.map((r) => r[key] / 1e3)
@@ -83,12 +86,17 @@ export async function measureLoadExport(): Promise<LoadExportBench> {
         verdict: 'info',
       },
       {
-        figure: `load-export memory of a load: heap held by the service after a full GC ${withSpread(load.map((r) => r.heapHeld / CANDLES), 0)} B/candle; peak RSS ${withSpread(load.map((r) => (r.peakRss - r.rssBefore) / CANDLES), 0)} B/candle above the start (file: ${fmt(fileBytes / CANDLES, 0)} B/candle)`,
+        figure: `load-export readExportColumns alone (load's SQLite fast path: columns, no candle objects), per second of CPU time: ${withSpread(rate(columns, 'cpu'), 0)} k candles/s; of wall time: ${withSpread(rate(columns, 'wall'), 0)} k/s`,
+        goal: '',
+        verdict: 'info',
+      },
+      {
+        figure: `load-export memory of a load: heap (typed arrays included) held by the service after a full GC ${withSpread(load.map((r) => r.heapHeld / CANDLES), 0)} B/candle; peak RSS ${withSpread(load.map((r) => (r.peakRss - r.rssBefore) / CANDLES), 0)} B/candle above the start (file: ${fmt(fileBytes / CANDLES, 0)} B/candle)`,
         goal: '',
         verdict: 'info',
       },
     ]
-    return { fileBytes, read, load, rows, pass: rows[0]!.verdict !== 'not met' }
+    return { fileBytes, read, columns, load, rows, pass: rows[0]!.verdict !== 'not met' }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
@@ -100,6 +108,7 @@ export function reportLoadExport(r: LoadExportBench): string[] {
   return [
     `load-export: 1 M candles in a ${fmt(r.fileBytes / 2 ** 20, 0)} MB SQLite file; ${ROUNDS} rounds, one child process each (median load ${fmt(median(r.load.map((x) => x.cpu)) / 1e3, 0)} k candles per CPU second)`,
     line('readExport', r.read),
+    line('columns   ', r.columns),
     line('data.load ', r.load),
   ]
 }

@@ -90,7 +90,13 @@ export function createDataControl(host: DataHost): DataControl {
     },
     async load(source) {
       // Imported on demand: only a load pays for the readers (a chunk of its own in a browser bundle).
-      const { derivedCatalog, readExportFile } = await import('../data/export-files/index.js')
+      const { derivedCatalog, readExportColumns, readExportFile } = await import('../data/export-files/index.js')
+      // An export's SQLite file is read into columns and checked there: no object per candle.
+      const runs = readExportColumns(source)
+      if (runs) {
+        const done = (await import('./load-columns.js')).loadColumns(runs, overlay)
+        if (done) return done
+      }
       const { candles, origin } = await readExportFile(source)
       // A recording names exchanges and assets the service may not know: made from the data, put
       // only once every candle passed (nothing changes on a bad row).

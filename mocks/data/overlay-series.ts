@@ -1,5 +1,5 @@
 import { lowerBound, upperBound } from './grid.js'
-import type { SeriesEdit } from './series-edit.js'
+import type { PointList, SeriesEdit } from './series-edit.js'
 import type { Countable, Series, Timed } from './series.js'
 
 const NOTHING: readonly never[] = []
@@ -62,7 +62,7 @@ export function overlaySeries<C, S extends Series<C>>(
   function contributesAt(t: number): boolean | undefined {
     if (t < min || t > max) return false
     const p = lowerBound(edit.ts, t)
-    if (edit.ts[p] === t) return (edit.points[p]!.candle as { flag?: unknown }).flag !== 'outlier_excluded'
+    if (edit.ts[p] === t) return (edit.points.at(p)!.candle as { flag?: unknown }).flag !== 'outlier_excluded'
     for (const s of edit.segments) {
       if (t < s.from) break
       if (t <= s.to) return s.source ? (s.source as Series<C> & Countable).contributesAt?.(t) : false
@@ -134,7 +134,7 @@ const DONE: IteratorReturnResult<undefined> = { value: undefined, done: true }
  * as they are, so a candle costs one call more than the base's walk, not a generator's resume.
  * Close times are whole milliseconds, so the piece before a point at t ends at t - 1.
  */
-function mergeAscending<C>(range: (from: number, to: number) => Iterable<Timed<C>>, ts: readonly number[], points: readonly Timed<C>[], p: number, end: number, from: number, to: number): Iterable<Timed<C>> {
+function mergeAscending<C>(range: (from: number, to: number) => Iterable<Timed<C>>, ts: ArrayLike<number>, points: PointList<C>, p: number, end: number, from: number, to: number): Iterable<Timed<C>> {
   return {
     [Symbol.iterator]() {
       let cursor = from
@@ -154,7 +154,7 @@ function mergeAscending<C>(range: (from: number, to: number) => Iterable<Timed<C
               return DONE
             }
             cursor = ts[q]! + 1
-            return { value: points[q++]!, done: false }
+            return { value: points.at(q++)!, done: false }
           }
         },
         return(): IteratorResult<Timed<C>> {
@@ -167,7 +167,7 @@ function mergeAscending<C>(range: (from: number, to: number) => Iterable<Timed<C
   }
 }
 
-function mergeDescending<C>(range: (to: number, from: number) => Iterable<Timed<C>>, ts: readonly number[], points: readonly Timed<C>[], lo: number, end: number, to: number, from: number): Iterable<Timed<C>> {
+function mergeDescending<C>(range: (to: number, from: number) => Iterable<Timed<C>>, ts: ArrayLike<number>, points: PointList<C>, lo: number, end: number, to: number, from: number): Iterable<Timed<C>> {
   return {
     [Symbol.iterator]() {
       let cursor = to
@@ -187,7 +187,7 @@ function mergeDescending<C>(range: (to: number, from: number) => Iterable<Timed<
               return DONE
             }
             cursor = ts[q]! - 1
-            return { value: points[q--]!, done: false }
+            return { value: points.at(q--)!, done: false }
           }
         },
         return(): IteratorResult<Timed<C>> {

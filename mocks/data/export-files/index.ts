@@ -1,4 +1,4 @@
-export { readExport, readExportFile, type ReadExport } from './read-export.js'
+export { readExport, readExportColumns, readExportFile, type ReadExport } from './read-export.js'
 export { LoadError } from './load-error.js'
 export { derivedCatalog, guessAssetType, type KnownCatalog } from './derived-catalog.js'
 export { AGGREGATED_COLUMNS, EXCHANGE_COLUMNS, PRICE_COLUMNS, columnsOf, type Kind } from './columns.js'

@@ -6,6 +6,8 @@ import { readCsv } from './read-csv.js'
 import { readJsonLines } from './read-jsonl.js'
 import { readParquetDataset } from './read-parquet.js'
 import { readSqlite } from './read-sqlite.js'
+import { readSqliteColumns } from './read-sqlite-columns.js'
+import type { ExchangeColumns } from '../exchange-columns.js'
 
 /** The formats by file name: what `market-candles export --out` takes. */
 const BY_EXTENSION: Record<string, 'sqlite' | 'csv' | 'jsonl'> = { '.sqlite': 'sqlite', '.db': 'sqlite', '.csv': 'csv', '.jsonl': 'jsonl' }
@@ -66,6 +68,23 @@ export async function readExportFile(source: LoadSource): Promise<ReadExport> {
     if (error instanceof LoadError) throw error
     throw new LoadError(`${path}: ${(error as Error).message}`, path)
   }
+}
+
+/**
+ * The fast path of `load`: a SQLite file's exchange series as columns, or undefined for any other
+ * source or anything the columns do not take as it is ({@link readExportFile} then reads it and
+ * names the problem).
+ */
+export function readExportColumns(source: LoadSource): ExchangeColumns[] | undefined {
+  if (typeof source !== 'string' && !(source instanceof URL)) return undefined
+  let path: string
+  try {
+    path = filePath(source)
+    if (BY_EXTENSION[nodeBuiltin('node:path').extname(path).toLowerCase()] !== 'sqlite' || !nodeBuiltin('node:fs').statSync(path).isFile()) return undefined
+  } catch {
+    return undefined
+  }
+  return readSqliteColumns(path)
 }
 
 /** A path from a string (a `file:` URL as text too) or a URL object. */
