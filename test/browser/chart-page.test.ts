@@ -90,7 +90,7 @@ describe.skipIf(!hasChromium)(`the browser demo in headless Chromium${hasChromiu
     expect(await page.evaluate(() => (window as unknown as { evalRefused: number }).evalRefused)).toBeGreaterThan(0)
     // The page had no server to call: the answers came from the worker.
     expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toMatch(/mockServiceWorker\.js$/)
-    expect(consoleErrors).toEqual([])
+    expect(consoleErrors, JSON.stringify(consoleErrors)).toEqual([])
   })
 
   test('the chart is drawn: its canvases hold candle-coloured pixels, rising and falling', async () => {
@@ -118,7 +118,7 @@ describe.skipIf(!hasChromium)(`the browser demo in headless Chromium${hasChromiu
     // The view shows the right edge: the new bars are drawn, so the chart's picture has changed.
     await page.waitForTimeout(300)
     expect((await page.locator('#chart').screenshot()).equals(drawnBefore)).toBe(false)
-    expect(consoleErrors).toEqual([])
+    expect(consoleErrors, JSON.stringify(consoleErrors)).toEqual([])
   })
 
   test('scrolling left loads older candles through the backward walk', async () => {
@@ -164,7 +164,7 @@ describe.skipIf(!hasChromium)(`the browser demo in headless Chromium${hasChromiu
     }
     await page.locator('#interval').selectOption('1h')
     await page.locator('#status[data-state="ready"]').waitFor({ timeout: 10_000 })
-    expect(consoleErrors).toEqual([])
+    expect(consoleErrors, JSON.stringify(consoleErrors)).toEqual([])
   })
 
   test("a plan error shows as a readable message: the free key on the aggregated series", async () => {

@@ -195,13 +195,18 @@ describe('market-candles export --follow', () => {
 
   test('--clock-rate applies to --follow only and must be a positive number: a clear usage error (exit 2)', async () => {
     const base = ['export', '--mock', '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1m', '--out', join(dir, 'x.csv')]
-    const without = await runCli([...base, '--clock-rate', '60'])
-    expect(without.code).toBe(2)
-    expect(without.stderr).toContain('--clock-rate applies to --follow only')
-    for (const bad of ['0', 'fast', '1e9', '70000']) {
-      const r = await runCli([...base, '--follow', '--clock-rate', bad])
+    // Five CLI processes, each a few seconds to start at load ~20: side by side, with the file's usual limit.
+    const BAD = ['0', 'fast', '1e9', '70000']
+    const [without, ...runs] = await Promise.all([
+      runCli([...base, '--clock-rate', '60'], {}, 60_000),
+      ...BAD.map((bad) => runCli([...base, '--follow', '--clock-rate', bad], {}, 60_000)),
+    ])
+    expect(without!.code).toBe(2)
+    expect(without!.stderr).toContain('--clock-rate applies to --follow only')
+    for (const [i, bad] of BAD.entries()) {
+      const r = runs[i]!
       expect(r.code).toBe(2)
       expect(r.stderr).toContain(`--clock-rate must be a number above 0 and up to 60000 (60: a 1m candle every wall second), got '${bad}'`)
     }
-  })
+  }, 60_000)
 })
