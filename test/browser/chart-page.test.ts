@@ -21,6 +21,8 @@ const SCREENSHOT = process.env.UPDATE_SCREENSHOT === '1'
   : join(tmpdir(), 'market-candles-browser-demo.png')
 const PAGE_SIZE = 300
 const hasChromium = existsSync(CHROMIUM)
+/** A test whose page waits up to 30 s (a loaded machine): above vitest's 20 s `testTimeout`. */
+const WAIT_TEST_MS = 60_000
 
 const candles = async (page: Page) => Number(await page.locator('#status').getAttribute('data-candles'))
 
@@ -90,11 +92,12 @@ describe.skipIf(!hasChromium)(`the browser demo in headless Chromium${hasChromiu
     expect(await page.evaluate(() => (window as unknown as { evalRefused: number }).evalRefused)).toBeGreaterThan(0)
     // The page had no server to call: the answers came from the worker.
     expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toMatch(/mockServiceWorker\.js$/)
-    expect(consoleErrors).toEqual([])
-  })
+    expect(consoleErrors, JSON.stringify(consoleErrors)).toEqual([])
+  }, WAIT_TEST_MS)
 
   test('the chart is drawn: its canvases hold candle-coloured pixels, rising and falling', async () => {
-    await page.waitForTimeout(300) // one animation frame or two after setData
+    // Drawn a frame or two after setData: a loaded machine takes longer than a fixed 300 ms.
+    await expect.poll(() => page.evaluate(countPixels), { timeout: 10_000, interval: 100 }).toSatisfy((p: ReturnType<typeof countPixels>) => p.up > 500 && p.down > 500)
     const pixels = await page.evaluate(countPixels)
     expect(pixels.total).toBeGreaterThan(100_000)
     expect(pixels.painted / pixels.total).toBeGreaterThan(0.02)
@@ -115,11 +118,10 @@ describe.skipIf(!hasChromium)(`the browser demo in headless Chromium${hasChromiu
     expect(after.newest - before.newest).toBe((after.live - before.live) * 3_600_000)
     expect(await status.textContent()).toContain(`${after.live} closed since`)
     expect(await candles(page)).toBe(PAGE_SIZE) // the walk's page is untouched
-    // The view shows the right edge: the new bars are drawn, so the chart's picture has changed.
-    await page.waitForTimeout(300)
-    expect((await page.locator('#chart').screenshot()).equals(drawnBefore)).toBe(false)
-    expect(consoleErrors).toEqual([])
-  })
+    // The view shows the right edge: the new bars are drawn (a frame or more later), so the chart's picture changes.
+    await expect.poll(async () => (await page.locator('#chart').screenshot()).equals(drawnBefore), { timeout: 10_000, interval: 200 }).toBe(false)
+    expect(consoleErrors, JSON.stringify(consoleErrors)).toEqual([])
+  }, WAIT_TEST_MS)
 
   test('scrolling left loads older candles through the backward walk', async () => {
     const oldest = await page.locator('#status').getAttribute('data-oldest')
@@ -138,7 +140,7 @@ describe.skipIf(!hasChromium)(`the browser demo in headless Chromium${hasChromiu
     const older = await page.locator('#status').getAttribute('data-oldest')
     expect(Date.parse(older!)).toBeLessThan(Date.parse(oldest!))
     expect(Date.parse(oldest!) - Date.parse(older!)).toBe(PAGE_SIZE * 3_600_000 * ((await candles(page)) / PAGE_SIZE - 1))
-  })
+  }, WAIT_TEST_MS)
 
   test('15m and 4h are resampled in the page from the 1m and 1h candles it loads: whole buckets on the UTC grid', async () => {
     for (const [interval, minutes] of [['15m', 15], ['4h', 240]] as const) {
@@ -164,8 +166,8 @@ describe.skipIf(!hasChromium)(`the browser demo in headless Chromium${hasChromiu
     }
     await page.locator('#interval').selectOption('1h')
     await page.locator('#status[data-state="ready"]').waitFor({ timeout: 10_000 })
-    expect(consoleErrors).toEqual([])
-  })
+    expect(consoleErrors, JSON.stringify(consoleErrors)).toEqual([])
+  }, WAIT_TEST_MS)
 
   test("a plan error shows as a readable message: the free key on the aggregated series", async () => {
     await page.locator('#key').selectOption('demo-free-key')
@@ -179,5 +181,5 @@ describe.skipIf(!hasChromium)(`the browser demo in headless Chromium${hasChromiu
     await page.locator('#status[data-state="ready"]').waitFor({ timeout: 10_000 })
     expect(await error.isHidden()).toBe(true)
     expect(await candles(page)).toBe(PAGE_SIZE)
-  })
+  }, WAIT_TEST_MS)
 })

@@ -12,9 +12,15 @@ const BTC = { exchange: 'bitstamp', interval: '1h', base: 'BTC', quote: 'USD' } 
 
 export function sdkWithMockSuite(environment: 'node' | 'jsdom' | 'happy-dom'): void {
   describe(`the SDK with setupMockService under the vitest environment ${environment}`, () => {
-    const mock = setupMockService({ baseUrl: BASE, now: '2026-06-01T00:00:00Z' })
+    // The rate window reads wall time, unless a test holds it still (`rateWindowAt`): ten requests
+    // in one sliding second is more than a loaded machine does through jsdom's fetch and preflights.
+    let rateWindowAt: number | undefined
+    const mock = setupMockService({ baseUrl: BASE, now: '2026-06-01T00:00:00Z', rateLimit: { clock: () => rateWindowAt ?? performance.now() } })
     beforeAll(() => mock.listen())
-    afterEach(() => mock.reset())
+    afterEach(() => {
+      rateWindowAt = undefined
+      return mock.reset()
+    })
     afterAll(() => mock.close())
     const client = (apiKey?: string) => createClient({ baseUrl: BASE, apiKey, retry: false, rateLimit: false })
 
@@ -50,7 +56,10 @@ export function sdkWithMockSuite(environment: 'node' | 'jsdom' | 'happy-dom'): v
 
     test('a 429 exposes Retry-After and RateLimit-* to the client (CORS expose-headers)', async () => {
       const sdk = client('demo-pro-key')
-      // The service counts 10 requests per sliding second; the client's own limiter is off.
+      // The service counts 10 requests per sliding second; the client's own limiter is off. The
+      // window's clock stands still meanwhile: the eleven requests fall in one second however long
+      // they take.
+      rateWindowAt = performance.now()
       for (let i = 0; i < 10; i++) await sdk.exchangeOhlcv({ ...BTC, limit: 1 })
       const error = await sdk.exchangeOhlcv({ ...BTC, limit: 1 }).catch((e: unknown) => e)
       expect(error).toBeInstanceOf(RateLimitError)

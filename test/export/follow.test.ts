@@ -18,9 +18,15 @@ const MINUTE = 60_000
 const NOW = Date.parse('2026-01-01T00:00:00Z')
 const RATE = 120
 const PAIRS = ['--exchange', 'bitstamp', '--pair', 'BTC/USD', '--pair', 'ETH/USD', '--interval', '1m']
-// History from 5 minutes before the clock's start; the follow ends 40 service minutes (20 wall s) after it.
+// History from 5 minutes before the clock's start; the follow ends 120 service minutes (60 wall s)
+// after it. Three exports must start and go live before then: at load ~20 each took 10 s of the
+// 20 wall s the old 40-minute range left. The resumed run does not wait the hour out: once it is live
+// the test moves the service's clock to just before --end (POST /_mock/clock).
 const START = new Date(NOW - 5 * MINUTE).toISOString()
-const END = new Date(NOW + 40 * MINUTE).toISOString()
+const END_MS = NOW + 120 * MINUTE
+const END = new Date(END_MS).toISOString()
+/** Where the clock is moved once the resumed run follows: the follow still sees the last minutes close live. */
+const JUMP_TO = END_MS - 2 * MINUTE
 
 let dir: string
 const started: RunningCli[] = []
@@ -82,9 +88,24 @@ async function followUntilLive(url: string, out: string): Promise<{ cli: Running
   const args = ['export', '--base-url', url, ...PAIRS, '--start', START, '--end', END, '--follow', '--clock-rate', String(RATE), '--out', out, '--progress-interval', '0.1']
   const cli = startCli(args, { MARKET_CANDLES_API_KEY: KEY }, 120_000)
   started.push(cli)
-  await waitFor(() => /following 2 series: newest candle \S+ \(bitstamp \w+\/USD 1m\), lag \d/.test(cli.output().stderr) || cli.child.exitCode !== null, 30_000, 'a page written by the follow')
+  await waitFor(() => /following 2 series: newest candle \S+ \(bitstamp \w+\/USD 1m\), lag \d/.test(cli.output().stderr) || cli.child.exitCode !== null, 45_000, 'a page written by the follow')
   expect(cli.child.exitCode, cli.output().stderr).toBeNull()
   return { cli, args }
+}
+
+/** The service's clock, epoch ms. */
+async function serviceNow(url: string): Promise<number> {
+  const r = await fetch(`${url}/_mock/clock`)
+  return Date.parse(((await r.json()) as { now: string }).now)
+}
+
+/** Moves the service's clock forward to `to` (never back: it runs on meanwhile); resolves with the move in ms. */
+async function moveClockTo(url: string, to: number): Promise<number> {
+  const by = to - (await serviceNow(url))
+  if (by <= 0) return 0
+  const r = await fetch(`${url}/_mock/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: by }) })
+  expect(r.status).toBe(200)
+  return by
 }
 
 describe('market-candles export --follow', () => {
@@ -113,15 +134,19 @@ describe('market-candles export --follow', () => {
       const afterKill = readRows(out, ext)
       expect(afterKill.length).toBeGreaterThan(afterInterrupt.length)
 
-      // The same command again, to the end of the range: the follow ends there and the export with 0.
-      const last = await runCli(first.args, { MARKET_CANDLES_API_KEY: KEY }, 120_000)
+      // The same command again, to the end of the range: it follows, the clock jumps to just before
+      // --end (the follow catches up the jump), the follow ends there and the export with 0.
+      const third = await followUntilLive(url, out)
+      expect(await serviceNow(url)).toBeLessThan(JUMP_TO)
+      await moveClockTo(url, JUMP_TO)
+      const last = await third.cli.result
       expect(last.code, last.stderr).toBe(0)
       expect(last.stderr).toMatch(/reached its end/)
       expect(last.stderr).not.toContain(KEY)
       const rows = readRows(out, ext)
       expectAscendingPerSeries(rows)
       const expected = await serviceRows(url)
-      expect(expected).toHaveLength(2 * 46) // 00:55 to 00:40 the next hour, both pairs
+      expect(expected).toHaveLength(2 * 126) // 23:55 to 02:00, both pairs
       expect(rows.map(rowKey).sort()).toEqual(expected)
 
       // Once complete up to --end, the same command ends at once and writes nothing more.
@@ -170,13 +195,18 @@ describe('market-candles export --follow', () => {
 
   test('--clock-rate applies to --follow only and must be a positive number: a clear usage error (exit 2)', async () => {
     const base = ['export', '--mock', '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1m', '--out', join(dir, 'x.csv')]
-    const without = await runCli([...base, '--clock-rate', '60'])
-    expect(without.code).toBe(2)
-    expect(without.stderr).toContain('--clock-rate applies to --follow only')
-    for (const bad of ['0', 'fast', '1e9', '70000']) {
-      const r = await runCli([...base, '--follow', '--clock-rate', bad])
+    // Five CLI processes, each a few seconds to start at load ~20: side by side, with the file's usual limit.
+    const BAD = ['0', 'fast', '1e9', '70000']
+    const [without, ...runs] = await Promise.all([
+      runCli([...base, '--clock-rate', '60'], {}, 60_000),
+      ...BAD.map((bad) => runCli([...base, '--follow', '--clock-rate', bad], {}, 60_000)),
+    ])
+    expect(without!.code).toBe(2)
+    expect(without!.stderr).toContain('--clock-rate applies to --follow only')
+    for (const [i, bad] of BAD.entries()) {
+      const r = runs[i]!
       expect(r.code).toBe(2)
       expect(r.stderr).toContain(`--clock-rate must be a number above 0 and up to 60000 (60: a 1m candle every wall second), got '${bad}'`)
     }
-  })
+  }, 60_000)
 })
