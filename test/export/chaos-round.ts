@@ -37,6 +37,8 @@ export interface FollowerOutcome {
   differences: string[]
   /** Wall ms from the faults cleared to every series live; undefined when it never was (within 60 s). */
   catchUpMs: number | undefined
+  /** Candles it stored (the SDK's: received). */
+  candles: number
   /** Secrets the follower was given (API key, database password) found in its stderr or its /metrics: must stay empty. */
   leaked: string[]
 }
@@ -214,11 +216,13 @@ export async function runChaosRound(options: { seed: number; chaosMs: number; po
     for (const f of followers) if (f.cli.child.exitCode === null) f.cli.child.kill('SIGTERM')
     for (const f of followers) {
       const r: CliResult = await f.cli.result
+      const rows = await f.rows()
       outcomes.push({
         name: f.name,
         code: r.code,
         stderr: r.stderr,
-        differences: await outputDifferences(serve.url, f.key, await f.rows(), CHAOS_PAIRS, START),
+        candles: rows.length,
+        differences: await outputDifferences(serve.url, f.key, rows, CHAOS_PAIRS, START),
         catchUpMs: catchUp.get(f),
         leaked: f.secrets.filter((secret) => r.stderr.includes(secret) || scraped.get(f)!.includes(secret)).map((s) => `${s.slice(0, 3)}…`),
       })
@@ -228,6 +232,7 @@ export async function runChaosRound(options: { seed: number; chaosMs: number; po
       name: 'sdk followMany',
       code: sdkError === undefined ? 0 : 1,
       stderr: sdkError === undefined ? '' : `the SDK follow ended before it was stopped: ${sdkError.stack ?? sdkError.message}`,
+      candles: sdk.rows.length,
       differences: await outputDifferences(serve.url, sdk.key, sdk.rows, CHAOS_PAIRS, START),
       catchUpMs: sdkCatchUp,
       leaked: [],
@@ -240,6 +245,21 @@ export async function runChaosRound(options: { seed: number; chaosMs: number; po
     await Promise.all(followers.map((f) => f.cli.result))
     for (const s of services) await s.kill()
   }
+}
+
+/** A round in a few lines: the steps of each kind, then per follower its candles, catch-up and outage lines. */
+export function summarizeRound(round: ChaosRound): string {
+  const faults = round.log.filter((l) => l.includes(': fault ')).length
+  const jumps = round.log.filter((l) => l.includes('clock jumps')).length
+  const count = (stderr: string, re: RegExp) => stderr.split('\n').filter((l) => re.test(l)).length
+  return [
+    `seed ${round.seed}: ${faults} faults, ${jumps} clock jumps, ${round.kills} kill of the service, ${round.redisKills} of Redis`,
+    ...round.followers.map(
+      (f) =>
+        `  ${f.name}: exit ${f.code}, ${f.candles} candles, ${f.differences.length} differences, live ${f.catchUpMs === undefined ? 'never' : `${(f.catchUpMs / 1000).toFixed(1)} s`} after the faults cleared` +
+        (f.name.startsWith('sdk') ? '' : `, ${count(f.stderr, /export: outage( over)?: /)} outage lines, ${count(f.stderr, /export: Redis (fails|answers again)/)} Redis lines`),
+    ),
+  ].join('\n')
 }
 
 /** A round as the lines a failure shows: the schedule and each follower's end of stderr. */

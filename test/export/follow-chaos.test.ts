@@ -16,7 +16,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { freePort } from '../support/free-port.js'
 import { hasRedis, REDIS_SKIP_NOTE, startRedis, type RedisServer } from '../support/redis-server.js'
 import { POSTGRES_MISSING, startPostgres, type RunningPostgres } from '../support/postgres-server.js'
-import { describeRound, runChaosRound } from './chaos-round.js'
+import { describeRound, runChaosRound, summarizeRound } from './chaos-round.js'
 import { chaosSeed } from './chaos-schedule.js'
 import { freshDatabase } from './read-postgres.js'
 
@@ -51,6 +51,7 @@ test(
     } catch (error) {
       throw new Error(`chaos seed ${SEED}: ${(error as Error).message}\nreplay: ${REPLAY}`)
     }
+    console.log(summarizeRound(round))
     const why = (what: string) => `chaos seed ${SEED}: ${what}\nreplay: ${REPLAY}\n${describeRound(round)}`
     expect(round.kills, why('kills of the service')).toBe(1)
     expect(round.redisKills, why('kills of Redis')).toBe(redis ? 1 : 0)
