@@ -17,7 +17,7 @@ import { freePort } from '../support/free-port.js'
 import { hasRedis, REDIS_SKIP_NOTE, startRedis, type RedisServer } from '../support/redis-server.js'
 import { POSTGRES_MISSING, startPostgres, type RunningPostgres } from '../support/postgres-server.js'
 import { describeRound, runChaosRound, summarizeRound } from './chaos-round.js'
-import { chaosSeed } from './chaos-schedule.js'
+import { chaosSchedule, chaosSeed, describeStep } from './chaos-schedule.js'
 import { freshDatabase } from './read-postgres.js'
 
 const SEED = chaosSeed()
@@ -45,6 +45,7 @@ afterAll(async () => {
 test(
   `seeded chaos (seed ${SEED}): faults of every kind, the service killed and restarted on the same port, clock jumps, Redis killed and restarted; each follower's output (export into SQLite, PostgreSQL, SQLite with --redis; the SDK's followMany) equals the service at the end, no gap, no duplicate`,
   async () => {
+    console.log([`schedule (seed ${SEED}):`, ...chaosSchedule(SEED, CHAOS_MS, { redis: redis !== undefined }).map((s) => `  ${describeStep(s)}`)].join('\n'))
     let round
     try {
       round = await runChaosRound({ seed: SEED, chaosMs: CHAOS_MS, port: await freePort(), dir, ...(pg ? { postgresUrl: await freshDatabase(pg) } : {}), ...(redis ? { redis } : {}) })
@@ -55,7 +56,7 @@ test(
     const why = (what: string) => `chaos seed ${SEED}: ${what}\nreplay: ${REPLAY}\n${describeRound(round)}`
     expect(round.kills, why('kills of the service')).toBe(1)
     expect(round.redisKills, why('kills of Redis')).toBe(redis ? 1 : 0)
-    expect(round.followers.map((f) => f.name)).toEqual(['sqlite', ...(pg ? ['postgres'] : []), ...(redis ? ['sqlite --redis'] : []), 'sdk followMany'])
+    expect(round.followers.map((f) => f.name), why('the followers of the round')).toEqual(['sqlite', ...(pg ? ['postgres'] : []), ...(redis ? ['sqlite --redis'] : []), 'sdk followMany'])
     for (const f of round.followers) {
       expect(f.catchUpMs, why(`${f.name} was not live again within 60 s of the faults cleared`)).toBeDefined()
       expect(f.code, why(`${f.name}: stopping it (SIGTERM; the SDK's AbortSignal) should end it cleanly, exit 0`)).toBe(0)
