@@ -62,6 +62,10 @@ test(
       expect(f.code, why(`${f.name}: stopping it (SIGTERM; the SDK's AbortSignal) should end it cleanly, exit 0`)).toBe(0)
       expect(f.leaked, why(`${f.name} printed a secret`)).toEqual([])
       expect(f.differences, why(`${f.name}: the output differs from the service`)).toEqual([])
+      // Every pause for Redis ended: as many "answers again" lines as "fails" lines (the kill of a
+      // second or more is usually seen, but not when the follower sends nothing meanwhile).
+      const lines = (re: RegExp) => f.stderr.split('\n').filter((l) => re.test(l)).length
+      expect(lines(/export: Redis answers again/), why(`${f.name}: a pause for Redis did not end`)).toBe(lines(/export: Redis fails/))
     }
   },
   240_000,
