@@ -1,9 +1,10 @@
 /**
  * Bench section chaos-follow: the seeded chaos of the test suite (test/export/chaos-round.ts), in
- * longer rounds. Each round starts `serve` at 60x, follows two 1m series into SQLite (and
- * PostgreSQL when its binaries exist), plays `BENCH_CHAOS_MS` (default 60 s) of faults of every
- * kind, clock jumps and one kill of the service, then checks each output against the service page by
- * page. `BENCH_CHAOS_ROUNDS` (default 3) rounds; the first seed is `CHAOS_SEED` when set, and every
+ * longer rounds. Each round starts `serve` at 60x, follows two 1m series with `export --follow`
+ * into SQLite (and PostgreSQL when its binaries exist, and SQLite with `--redis` when redis-server
+ * is installed) and with the SDK's `client.followMany`, plays `BENCH_CHAOS_MS` (default 60 s) of
+ * faults of every kind, clock jumps, one kill of the service and one of Redis, then checks each
+ * output against the service page by page. `BENCH_CHAOS_ROUNDS` (default 3) rounds; the first seed is `CHAOS_SEED` when set, and every
  * seed is printed so a failing round can be replayed (`CHAOS_SEED=N npx vitest run
  * test/export/follow-chaos.test.ts` for a short one, or this section for the same length).
  */
@@ -11,6 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { freePort } from '../test/support/free-port.js'
+import { hasRedis, REDIS_SKIP_NOTE, startRedis, type RedisServer } from '../test/support/redis-server.js'
 import { POSTGRES_MISSING, startPostgres, type RunningPostgres } from '../test/support/postgres-server.js'
 import { runChaosRound, type ChaosRound } from '../test/export/chaos-round.js'
 import { chaosSeed } from '../test/export/chaos-schedule.js'
@@ -37,26 +39,32 @@ export async function measureChaosFollow(): Promise<ChaosFollow> {
   const first = chaosSeed()
   const dir = mkdtempSync(join(tmpdir(), 'bench-chaos-follow-'))
   let pg: RunningPostgres | undefined
+  let redis: RedisServer | undefined
   const rounds: ChaosRound[] = []
   try {
     if (POSTGRES_MISSING === undefined) pg = await startPostgres()
+    if (hasRedis) redis = await startRedis()
     for (let i = 0; i < count; i++) {
       const seed = i === 0 ? first : (first + i * 7919) % 2 ** 31
       process.stderr.write(`chaos-follow: round ${i + 1}/${count}, seed ${seed}, ${chaosMs / 1000} s\n`)
-      rounds.push(await runChaosRound({ seed, chaosMs, port: await freePort(), dir, ...(pg ? { postgresUrl: await freshDatabase(pg) } : {}) }))
+      rounds.push(await runChaosRound({ seed, chaosMs, port: await freePort(), dir, ...(pg ? { postgresUrl: await freshDatabase(pg) } : {}), ...(redis ? { redis } : {}) }))
     }
   } finally {
+    await redis?.stop()
     await pg?.destroy()
     rmSync(dir, { recursive: true, force: true })
   }
-  const outputs = pg ? 'SQLite and PostgreSQL' : `SQLite (PostgreSQL not measured: ${POSTGRES_MISSING})`
+  const outputs =
+    (pg ? 'SQLite and PostgreSQL' : `SQLite (PostgreSQL not measured: ${POSTGRES_MISSING})`) +
+    (redis ? ', SQLite with --redis' : ` (--redis not measured: ${REDIS_SKIP_NOTE})`) +
+    ', the SDK (followMany)'
   const followers = rounds.flatMap((r) => r.followers)
   const equal = followers.filter((f) => f.differences.length === 0 && f.code === 0 && f.leaked.length === 0).length
   const catchUps = followers.map((f) => (f.catchUpMs === undefined ? Infinity : f.catchUpMs / 1000))
   const worst = Math.max(...catchUps)
   const rows: BenchRow[] = [
     {
-      figure: `chaos follow, ${rounds.length} rounds × ${chaosMs / 1000} s (seeds ${rounds.map((r) => r.seed).join(', ')}), ${outputs}: outputs equal to the service, exit 0 on SIGTERM: ${equal}/${followers.length}`,
+      figure: `chaos follow, ${rounds.length} rounds × ${chaosMs / 1000} s (seeds ${rounds.map((r) => r.seed).join(', ')}), ${outputs}: outputs equal to the service, exit 0 on SIGTERM (the SDK's on abort): ${equal}/${followers.length}`,
       goal: `${followers.length}/${followers.length}`,
       verdict: equal === followers.length ? 'met' : 'not met',
     },
@@ -74,11 +82,13 @@ export function reportChaosFollow(r: ChaosFollow): string[] {
   for (const round of r.rounds) {
     const faults = round.log.filter((l) => l.includes(': fault ')).length
     const jumps = round.log.filter((l) => l.includes('clock jumps')).length
-    lines.push(`  seed ${round.seed}: ${faults} faults, ${jumps} clock jumps, ${round.kills} kill`)
+    lines.push(`  seed ${round.seed}: ${faults} faults, ${jumps} clock jumps, ${round.kills} kill, ${round.redisKills} kill of Redis`)
     for (const f of round.followers) {
       lines.push(
         `    ${f.name}: exit ${f.code}, ${f.differences.length === 0 ? 'equal to the service' : `${f.differences.length} differences (${f.differences.slice(0, 3).join('; ')})`}, ` +
-          `live again ${f.catchUpMs === undefined ? 'never' : `${(f.catchUpMs / 1000).toFixed(1)} s`} after the faults, ${outageLines(f.stderr)} outage lines${f.leaked.length ? `, LEAKED ${f.leaked.join(', ')}` : ''}`,
+          `${f.candles} candles, live again ${f.catchUpMs === undefined ? 'never' : `${(f.catchUpMs / 1000).toFixed(1)} s`} after the faults` +
+          (f.name.startsWith('sdk') ? '' : `, ${outageLines(f.stderr)} outage lines`) +
+          `${f.leaked.length ? `, LEAKED ${f.leaked.join(', ')}` : ''}`,
       )
     }
   }

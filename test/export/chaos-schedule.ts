@@ -27,11 +27,12 @@ export function chaosSeed(env: NodeJS.ProcessEnv = process.env): number {
   return Math.floor(Math.random() * 2 ** 31)
 }
 
-/** One step of the chaos: at `atMs` after the start, a fault, a clock jump, or the kill of the service. */
+/** One step of the chaos: at `atMs` after the start, a fault, a clock jump, the kill of the service, or the kill of Redis. */
 export type ChaosStep =
   | { atMs: number; kind: 'fault'; fault: Record<string, unknown> }
   | { atMs: number; kind: 'clock-jump'; advanceMs: number }
   | { atMs: number; kind: 'kill'; downMs: number }
+  | { atMs: number; kind: 'redis-kill'; downMs: number }
 
 const CANDLES = '/v1/exchange_ohlcv'
 
@@ -64,8 +65,11 @@ const KINDS = ['status', 'rate-limited', 'network_error', 'reset', 'truncate', '
  * A schedule over `durationMs`: a step every 0.5-2.5 s, each a fault of a random kind (every kind
  * at least once), now and then a clock jump forward (1-4 service minutes), and one kill of the
  * service (down 2-6 s) in the middle third. Hangs come only before the kill, which releases them.
+ * With `redis`, also one kill of Redis (down 1-4 s, then started again empty on the same port) at a
+ * random moment of the first 80 %, drawn from its own generator so the rest of a seed's schedule is
+ * the same with or without Redis.
  */
-export function chaosSchedule(seed: number, durationMs: number): ChaosStep[] {
+export function chaosSchedule(seed: number, durationMs: number, options: { redis?: boolean } = {}): ChaosStep[] {
   const random = seededRandom(seed)
   const steps: ChaosStep[] = []
   const killAt = Math.round(durationMs / 3 + random() * (durationMs / 3))
@@ -83,12 +87,17 @@ export function chaosSchedule(seed: number, durationMs: number): ChaosStep[] {
     unused.delete(kind)
     steps.push({ atMs: Math.round(at), kind: 'fault', fault: randomFault(random, kind) })
   }
+  if (options.redis) {
+    const ofRedis = seededRandom(seed ^ 0x5bd1e995)
+    steps.push({ atMs: Math.round(500 + ofRedis() * (durationMs * 0.8 - 500)), kind: 'redis-kill', downMs: 1000 + Math.round(ofRedis() * 3000) })
+  }
   return steps.sort((a, b) => a.atMs - b.atMs)
 }
 
 /** A step as a log line of the run. */
 export function describeStep(step: ChaosStep): string {
   if (step.kind === 'kill') return `+${step.atMs} ms: kill the service, start it again ${step.downMs} ms later on the same port`
+  if (step.kind === 'redis-kill') return `+${step.atMs} ms: kill Redis, start it again ${step.downMs} ms later on the same port (empty)`
   if (step.kind === 'clock-jump') return `+${step.atMs} ms: clock jumps ${step.advanceMs / 60_000} min forward`
   return `+${step.atMs} ms: fault ${JSON.stringify(step.fault)}`
 }
