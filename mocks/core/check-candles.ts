@@ -6,7 +6,7 @@ import { candleProblems, lifetimeOf } from '../data/candle-rules.js'
 import { METHOD_IMPLEMENTATIONS } from '../data/method-registry.js'
 import type { Timed } from '../data/series.js'
 import type { DataIssue } from './data-control.js'
-import { fastExchangeCandle } from './fast-candle.js'
+import { fastExchangeCandle, fastRead } from './fast-candle.js'
 
 /** What a batch is checked against: the service's exchanges and assets, put ones included. */
 export interface Catalog {
@@ -91,8 +91,11 @@ export function checkCandles(candles: unknown, catalog: Catalog, owned = false):
     let t: number
     let canonical = false
     const fast = aggregated ? undefined : fastExchangeCandle(row as Record<string, unknown>, owned)
-    if (fast) ({ candle, t, canonical } = fast)
-    else {
+    if (fast) {
+      candle = fast
+      t = fastRead.t
+      canonical = fastRead.canonical
+    } else {
       const parsed = (aggregated ? aggregatedCandleSchema : exchangeCandleSchema).safeParse(row, { reportInput: true })
       if (!parsed.success) {
         for (const zodIssue of parsed.error.issues) issues.push(issueOf(index, zodIssue))

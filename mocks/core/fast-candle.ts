@@ -39,26 +39,39 @@ export function wholeSecondMs(text: string): number | undefined {
   if (y < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59) return undefined
   const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0
   if (d > (mo === 2 && leap ? 29 : DAYS[mo - 1]!)) return undefined
-  return Date.UTC(y, mo - 1, d, h, mi, s)
+  return daysFromCivil(y, mo, d) * 86_400_000 + h * 3_600_000 + mi * 60_000 + s * 1000
+}
+
+/** Days since 1970-01-01 of a proleptic Gregorian date (integer arithmetic, what Date.UTC computes, without the call). */
+function daysFromCivil(y: number, m: number, d: number): number {
+  if (m <= 2) y -= 1
+  const era = Math.floor(y / 400)
+  const yoe = y - era * 400
+  const doy = Math.floor((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) + d - 1
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy
+  return era * 146_097 + doe - 719_468
 }
 
 const str = (x: unknown): x is string => typeof x === 'string'
 const num = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x)
 
+/** The close time and form of the candle {@link fastExchangeCandle} returned last (read before the next call). */
+export const fastRead = { t: 0, canonical: false }
+
 /**
- * The row as a stored exchange candle and its close time, or undefined to let the schema judge it.
+ * The row as a stored exchange candle, or undefined to let the schema judge it; its close time and
+ * whether close_ts is already written as the service writes it are left in {@link fastRead} (no
+ * object per row for them).
  * `owned`: the row is the caller's own fresh object of exactly these fields (what `load` read from a
  * file) and is kept as it is, not copied: a million-candle load then allocates each candle once.
  */
-export function fastExchangeCandle(r: Record<string, unknown>, owned = false): { candle: ExchangeCandle; t: number; canonical: boolean } | undefined {
+export function fastExchangeCandle(r: Record<string, unknown>, owned = false): ExchangeCandle | undefined {
   const { exchange, interval, base, quote, close_ts, open, high, low, close, base_volume, quote_volume, source_provider, source_channel, flag } = r
   if (!str(exchange) || !str(interval) || !str(base) || !str(quote) || !str(close_ts) || !str(source_provider) || !str(source_channel)) return undefined
   if (!num(open) || !num(high) || !num(low) || !num(close) || !num(base_volume) || !num(quote_volume) || !(flag === null || str(flag))) return undefined
   const t = wholeSecondMs(close_ts)
   if (t === undefined) return undefined
-  return {
-    candle: owned ? (r as ExchangeCandle) : { exchange, interval, base, quote, close_ts, open, high, low, close, base_volume, quote_volume, source_provider, source_channel, flag },
-    t,
-    canonical: close_ts.length === 20,
-  }
+  fastRead.t = t
+  fastRead.canonical = close_ts.length === 20
+  return owned ? (r as ExchangeCandle) : { exchange, interval, base, quote, close_ts, open, high, low, close, base_volume, quote_volume, source_provider, source_channel, flag }
 }

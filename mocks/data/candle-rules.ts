@@ -26,21 +26,31 @@ export interface CandleProblem {
  */
 export function candleProblems(c: CandleNumbers, vwapInRange = true, t = Date.parse(c.close_ts)): CandleProblem[] {
   if (!isKnownInterval(c.interval)) return [{ field: 'interval', message: `interval '${c.interval}' is not one of 1m, 1h, 1d` }]
-  const problems: CandleProblem[] = []
-  if (t % INTERVAL_MS[c.interval] !== 0) problems.push({ field: 'close_ts', message: `close_ts ${c.close_ts} is not on the ${c.interval} grid (close_ts is the interval's end boundary)` })
-  if (c.low > c.high) problems.push({ field: 'low', message: `low ${c.low} is above high ${c.high}` })
-  for (const side of ['open', 'close'] as const) {
-    if (c[side] < c.low || c[side] > c.high) problems.push({ field: side, message: `${side} ${c[side]} is outside [low ${c.low}, high ${c.high}]` })
-  }
-  for (const side of ['base_volume', 'quote_volume'] as const) {
-    if (c[side] < 0) problems.push({ field: side, message: `${side} ${c[side]} is negative (volumes must be >= 0)` })
-  }
+  // Made only when a rule is broken: a clean candle (nearly every one of a batch) allocates nothing.
+  let problems: CandleProblem[] | undefined
+  const { low, high } = c
+  if (t % INTERVAL_MS[c.interval] !== 0) problems = withProblem(problems, { field: 'close_ts', message: `close_ts ${c.close_ts} is not on the ${c.interval} grid (close_ts is the interval's end boundary)` })
+  if (low > high) problems = withProblem(problems, { field: 'low', message: `low ${low} is above high ${high}` })
+  if (c.open < low || c.open > high) problems = withProblem(problems, { field: 'open', message: `open ${c.open} is outside [low ${low}, high ${high}]` })
+  if (c.close < low || c.close > high) problems = withProblem(problems, { field: 'close', message: `close ${c.close} is outside [low ${low}, high ${high}]` })
+  if (c.base_volume < 0) problems = withProblem(problems, { field: 'base_volume', message: `base_volume ${c.base_volume} is negative (volumes must be >= 0)` })
+  if (c.quote_volume < 0) problems = withProblem(problems, { field: 'quote_volume', message: `quote_volume ${c.quote_volume} is negative (volumes must be >= 0)` })
   if (vwapInRange && c.base_volume > 0 && c.quote_volume >= 0) {
     const avg = c.quote_volume / c.base_volume
-    if (avg < c.low || avg > c.high) problems.push({ field: 'quote_volume', message: `quote_volume / base_volume = ${avg} is outside [low ${c.low}, high ${c.high}]` })
+    if (avg < low || avg > high) problems = withProblem(problems, { field: 'quote_volume', message: `quote_volume / base_volume = ${avg} is outside [low ${low}, high ${high}]` })
   }
+  return problems ?? NO_PROBLEMS
+}
+
+/** `problems` with one more (made on the first). */
+function withProblem(problems: CandleProblem[] | undefined, problem: CandleProblem): CandleProblem[] {
+  if (!problems) return [problem]
+  problems.push(problem)
   return problems
 }
+
+/** What a clean candle breaks, shared (callers only read it). */
+const NO_PROBLEMS: CandleProblem[] = Object.freeze([]) as unknown as CandleProblem[]
 
 /** The first rule a candle breaks, in words (fixtures stop at the first bad record). */
 export function candleProblem(c: CandleNumbers): string | undefined {

@@ -89,18 +89,31 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | undefin
       req.resume()
       return resolve(undefined)
     }
+    // A declared length (Node's parser holds the body to it): the bytes go straight into one buffer
+    // of that size as they arrive, no list of chunks to join at the end.
+    let whole = Number.isSafeInteger(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : undefined
     const chunks: Buffer[] = []
     let size = 0
     const onData = (chunk: Buffer) => {
+      if (size + chunk.length <= limit) {
+        if (whole && size + chunk.length <= whole.length) chunk.copy(whole, size)
+        else {
+          // More than declared (not from Node's parser): kept as chunks, joined at the end.
+          if (whole) chunks.push(whole.subarray(0, size)), (whole = undefined)
+          chunks.push(chunk)
+        }
+        size += chunk.length
+        return
+      }
       size += chunk.length
-      if (size <= limit) return void chunks.push(chunk)
       chunks.length = 0
+      whole = undefined
       req.off('data', onData)
       req.resume()
       resolve(undefined)
     }
     req.on('data', onData)
-    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    req.once('end', () => resolve(whole ? whole.toString('utf8', 0, size) : Buffer.concat(chunks).toString('utf8')))
     req.once('error', reject)
   })
 }
