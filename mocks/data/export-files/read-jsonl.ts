@@ -1,7 +1,7 @@
 import type { ArrangedCandle } from '../../core/data-control.js'
-import { RowProblem, candleFromRow } from './candle-row.js'
+import { candleFromRow } from './candle-row.js'
 import { LoadError } from './load-error.js'
-import { forEachLine } from './read-lines.js'
+import { forEachLineOf } from './read-lines.js'
 
 /**
  * A JSON Lines file `market-candles export` wrote: one API candle object per line, exchange or
@@ -9,25 +9,15 @@ import { forEachLine } from './read-lines.js'
  */
 export function readJsonLines(path: string, label: string): ArrangedCandle[] {
   const out: ArrangedCandle[] = []
-  try {
-    forEachLine(path, (line, lineNo) => {
-      if (line === '') throw new LoadError(`${label} line ${lineNo}: an empty line (the export writes none)`, label)
-      let row: unknown
-      try {
-        row = JSON.parse(line)
-      } catch (error) {
-        throw new LoadError(`${label} line ${lineNo}: not JSON (${(error as Error).message}); an unfinished last line is cut by the export's next run`, label)
-      }
-      try {
-        out.push(candleFromRow(row))
-      } catch (error) {
-        if (error instanceof RowProblem) throw new LoadError(`${label} line ${lineNo}: ${error.message}`, label)
-        throw error
-      }
-    })
-  } catch (error) {
-    if (error instanceof LoadError) throw error
-    throw new LoadError(`${label}: ${(error as Error).message}`, label)
-  }
+  forEachLineOf(path, label, (line, lineNo) => {
+    if (line === '') throw new LoadError(`${label} line ${lineNo}: an empty line (the export writes none)`, label)
+    let row: unknown
+    try {
+      row = JSON.parse(line)
+    } catch (error) {
+      throw new LoadError(`${label} line ${lineNo}: not JSON (${(error as Error).message}); an unfinished last line is cut by the export's next run`, label)
+    }
+    out.push(candleFromRow(row))
+  })
   return out
 }

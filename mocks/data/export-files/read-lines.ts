@@ -1,3 +1,5 @@
+import { RowProblem } from './candle-row.js'
+import { LoadError } from './load-error.js'
 import { nodeBuiltin } from './node-builtins.js'
 
 const CHUNK = 1 << 20
@@ -35,5 +37,26 @@ export function forEachLine(path: string, line: (text: string, lineNo: number) =
     if (rest !== '') emit(rest)
   } finally {
     fs.closeSync(fd)
+  }
+}
+
+/**
+ * {@link forEachLine} for an export's file, with its failures named: a `RowProblem` thrown for a line
+ * becomes a {@link LoadError} naming `label` and the line; any other failure (unreadable file, bytes
+ * that are not UTF-8) one naming `label`. A `LoadError` passes as it is.
+ */
+export function forEachLineOf(path: string, label: string, line: (text: string, lineNo: number) => void): void {
+  try {
+    forEachLine(path, (text, lineNo) => {
+      try {
+        line(text, lineNo)
+      } catch (error) {
+        if (error instanceof RowProblem) throw new LoadError(`${label} line ${lineNo}: ${error.message}`, label)
+        throw error
+      }
+    })
+  } catch (error) {
+    if (error instanceof LoadError) throw error
+    throw new LoadError(`${label}: ${(error as Error).message}`, label)
   }
 }
