@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { DataControl } from '../core/data-control.js'
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js'
 import { CORS_HEADERS, preflightHeaders } from '../core/cors.js'
 import { json } from '../core/respond.js'
 import { BytePool } from './byte-pool.js'
+import { listenUrl } from './listen-url.js'
 import { createClientErrorListener } from './client-error.js'
 import { bodyLimitOf, handleControl, isControlPath } from '../core/control-plane.js'
 import { UNAUTHORIZED, controlTokenCheck } from './control-token.js'
@@ -215,17 +215,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const server = createServer({ requireHostHeader: false }, listenerOf(service, latency ?? 0, open, gate))
   server.on('clientError', createClientErrorListener((method, path) => route(service, gate, undefined, method, path), CORS_HEADERS))
   server.keepAliveTimeout = 5000
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(port, host, () => {
-      server.off('error', reject)
-      resolve()
-    })
-  })
-  const address = server.address() as AddressInfo
-  const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  const url = await listenUrl(server, port, host)
   return {
-    url: `http://${hostPart}:${address.port}`,
+    url,
     service,
     data: service.data,
     server,

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { listenUrl } from '../../../mocks/server/listen-url.js'
 import type { ExportState } from './export-state.js'
 import { judgeHealth } from './health.js'
 
@@ -163,18 +163,10 @@ export async function startMetricsServer(state: ExportState, host: string, port:
   })
   // Scrapers keep connections open: close must not wait for them.
   server.keepAliveTimeout = 5000
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(port, host, () => {
-      server.off('error', reject)
-      resolve()
-    })
-  })
+  const url = await listenUrl(server, port, host)
   server.unref()
-  const address = server.address() as AddressInfo
-  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
   return {
-    url: `http://${shownHost}:${address.port}/metrics`,
+    url: `${url}/metrics`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()
