@@ -73,6 +73,8 @@ class ExchangeTreeReader {
   private readonly maxLocal: number
   private readonly visited: Uint8Array
   private readonly levels: OwnPage[] = []
+  /** The depth of the first leaf met (every leaf of a b-tree lies at the same depth); -1 before. */
+  private leafDepth = -1
 
   // The row being read: each column's serial type and where its value starts.
   private readonly types = new Int32Array(COLUMNS)
@@ -122,23 +124,40 @@ class ExchangeTreeReader {
     if (depth > MAX_DEPTH || !(pgno >= 2 && pgno <= this.file.pageCount) || this.visited[pgno] !== 0) throw new NotAsExpected()
     this.visited[pgno] = 1
     const usable = this.usable
-    const base = this.file.view(pgno)
-    const window = this.file.window
-    const { type, cells, pointers } = pageCells(window, base, 0, usable)
+    let b: Uint8Array
+    let data: DataView
+    let base: number
+    if (depth === this.leafDepth) {
+      // A leaf, by the depth of the first one: from the file's window (leaves lie mostly in file order).
+      base = this.file.view(pgno)
+      b = this.file.window
+      data = this.file.windowData
+    } else {
+      // An interior page, read alone into its level's buffer: a window read for it would be wasted.
+      const own = (this.levels[depth] ??= ownPage(this.file.pageSize))
+      this.file.copy(pgno, own.b)
+      base = 0
+      b = own.b
+      data = own.data
+    }
+    const { type, cells, pointers } = pageCells(b, base, 0, usable)
     if (type === 0x0a) {
-      const data = this.file.windowData
-      for (let i = 0; i < cells; i++) this.row(window, data, base, cellAt(window, base, pointers, cells, i, usable))
+      if (this.leafDepth < 0) this.leafDepth = depth
+      for (let i = 0; i < cells; i++) this.row(b, data, base, cellAt(b, base, pointers, cells, i, usable))
       return
     }
     if (type !== 0x02) throw new NotAsExpected()
-    const own = (this.levels[depth] ??= ownPage(this.file.pageSize))
-    own.b.set(window.subarray(base, base + this.file.pageSize))
-    const b = own.b
+    if (b === this.file.window) {
+      // Not at the leaves' depth after all (a tree this reader does not expect): its own copy.
+      const own = (this.levels[depth] ??= ownPage(this.file.pageSize))
+      own.b.set(b.subarray(base, base + this.file.pageSize))
+      ;[b, data, base] = [own.b, own.data, 0]
+    }
     for (let i = 0; i < cells; i++) {
       const off = cellAt(b, 0, pointers, cells, i, usable)
       if (off + 4 > usable) throw new NotAsExpected()
       this.walk(pageNumber(b, off), depth + 1)
-      this.row(b, own.data, 0, off + 4)
+      this.row(b, data, 0, off + 4)
     }
     this.walk(pageNumber(b, 8), depth + 1)
   }
