@@ -4,23 +4,34 @@
  * src/ (the SDK) and mocks/ (the reference service), resolving with an exit code (cli/exit-codes.ts);
  * a {@link UsageError} from any of them is reported here, in one style.
  */
-import { CONFORMANCE_USAGE, runConformance } from './conformance/index.js'
 import { EXIT } from './exit-codes.js'
-import { runExportInWorker, EXPORT_USAGE } from './export/index.js'
-import { runServe, SERVE_USAGE } from './serve/index.js'
 import { USAGE } from './usage.js'
 import { UsageError } from './usage-error.js'
 import { packageVersion } from './version.js'
 
 interface Command {
   run(argv: readonly string[]): Promise<number>
-  usage: string
+  usage(): Promise<string>
 }
 
+/*
+ * Each command's code is imported when it is chosen: `export` runs in a worker, so its main thread
+ * needs only the worker's starter, and no command pays for another's modules (the conformance
+ * command's ajv, the service's, the export's). A usage text is read only after a usage error.
+ */
 const COMMANDS: Record<string, Command> = {
-  serve: { run: runServe, usage: SERVE_USAGE },
-  export: { run: runExportInWorker, usage: EXPORT_USAGE },
-  conformance: { run: (argv) => runConformance(argv), usage: CONFORMANCE_USAGE },
+  serve: {
+    run: async (argv) => (await import('./serve/run-serve.js')).runServe(argv),
+    usage: async () => (await import('./serve/args.js')).SERVE_USAGE,
+  },
+  export: {
+    run: async (argv) => (await import('./export/run-in-worker.js')).runExportInWorker(argv),
+    usage: async () => (await import('./export/args.js')).EXPORT_USAGE,
+  },
+  conformance: {
+    run: async (argv) => (await import('./conformance/run-conformance.js')).runConformance(argv),
+    usage: async () => (await import('./conformance/args.js')).CONFORMANCE_USAGE,
+  },
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -42,7 +53,7 @@ async function main(argv: string[]): Promise<number> {
     return await chosen.run(rest)
   } catch (error) {
     if (!(error instanceof UsageError)) throw error
-    console.error(`market-candles ${command}: ${error.message}\n\n${chosen.usage}`)
+    console.error(`market-candles ${command}: ${error.message}\n\n${await chosen.usage()}`)
     return EXIT.usage
   }
 }

@@ -15,7 +15,9 @@ describe('the API reference (npm run docs)', () => {
   test('builds with no warning, one module per exported import path, the guides as pages', () => {
     // typedoc.json has treatWarningsAsErrors: a warning fails the build. typedoc takes ~16 s idle
     // and over 60 s at load ~20 (it is CPU-bound): the limits leave room for that, not for a hang.
-    const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/typedoc/bin/typedoc'), '--out', out], { cwd: ROOT, encoding: 'utf8', timeout: TYPEDOC_TIMEOUT_MS })
+    // --skipErrorChecking: type errors are test/typecheck.test.ts's to find; typedoc's own check of
+    // the whole program was half of its CPU (29 s -> 15 s, 2026-11-27). Its warnings stay errors.
+    const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/typedoc/bin/typedoc'), '--out', out, '--skipErrorChecking'], { cwd: ROOT, encoding: 'utf8', timeout: TYPEDOC_TIMEOUT_MS })
     expect(run.error, 'typedoc did not finish in time').toBeUndefined()
     const output = `${run.stdout}\n${run.stderr}`
     expect(run.status, output).toBe(0)
