@@ -107,16 +107,21 @@ describe.skipIf(!hasChromium)(`the browser demo in headless Chromium${hasChromiu
   })
 
   test('the chart grows as new candles close: the follow adds each one at the right edge, one interval after the last', async () => {
-    const status = page.locator('#status')
-    const live = async () => Number(await status.getAttribute('data-live'))
-    const before = { live: await live(), newest: Date.parse((await status.getAttribute('data-newest'))!) }
+    // Both attributes in one evaluation: the page sets them together, and two reads could fall on
+    // either side of an update (a count of one state beside the newest close of the next).
+    const snapshot = () =>
+      page.evaluate(() => {
+        const el = document.querySelector<HTMLElement>('#status')!
+        return { live: Number(el.dataset.live), newest: Date.parse(el.dataset.newest!), text: el.textContent ?? '' }
+      })
+    const before = await snapshot()
     const drawnBefore = await page.locator('#chart').screenshot()
     // The page's mock clock runs at 1800x: a new 1h candle every 2 wall seconds.
     await page.waitForFunction((n) => Number(document.querySelector('#status')!.getAttribute('data-live')) >= n, before.live + 2, { timeout: 30_000 })
-    const after = { live: await live(), newest: Date.parse((await status.getAttribute('data-newest'))!) }
+    const after = await snapshot()
     // No gap and no duplicate: every new candle is the next hour.
     expect(after.newest - before.newest).toBe((after.live - before.live) * 3_600_000)
-    expect(await status.textContent()).toContain(`${after.live} closed since`)
+    expect(after.text).toContain(`${after.live} closed since`)
     expect(await candles(page)).toBe(PAGE_SIZE) // the walk's page is untouched
     // The view shows the right edge: the new bars are drawn (a frame or more later), so the chart's picture changes.
     await expect.poll(async () => (await page.locator('#chart').screenshot()).equals(drawnBefore), { timeout: 10_000, interval: 200 }).toBe(false)

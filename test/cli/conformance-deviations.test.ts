@@ -38,6 +38,20 @@ async function check(name: string, wrap: (service: MockService) => MockService, 
 
 const failed = (run: Run) => run.json.rules.filter((r: any) => r.verdict === 'fail').map((r: any) => r.id)
 
+/**
+ * A timing rule skips as inconclusive ("too slow") when the machine is too loaded to time its calls
+ * from outside: twenty runs share this file's process. That is the rule being careful, not a
+ * verdict, so the deviation is checked again for that rule alone (`--only`), up to three times; it
+ * must then fail, never pass.
+ */
+async function conclusive(run: Run, deviation: Deviation): Promise<Run> {
+  const inconclusive = (r: Run) => r.json.rules.some((rule: any) => rule.id === deviation.breaks && rule.verdict === 'skip' && /too slow/.test(rule.reason))
+  for (let attempt = 1; attempt <= 3 && inconclusive(run); attempt++) {
+    run = await check(`${deviation.name}-again-${attempt}`.replace(/\W+/g, '-'), (s) => deviate(s, deviation), [...(deviation.flags ?? []), '--only', deviation.breaks])
+  }
+  return run
+}
+
 // Every run spends most of its time waiting for its pacing slots, so they run side by side.
 const runs = new Map<string, Promise<Run>>()
 beforeAll(() => {
@@ -92,7 +106,9 @@ describe('market-candles conformance against the reference service', () => {
   }, 240_000)
 
   test.each(DEVIATIONS.map((d) => [d.name, d] as [string, Deviation]))('with %s, it fails exactly the rule broken, naming it', async (name, deviation) => {
-    const run = await runs.get(name)!
+    const first = await runs.get(name)!
+    expect(failed(first).filter((id: string) => id !== deviation.breaks), first.out).toEqual([])
+    const run = await conclusive(first, deviation)
     expect(failed(run), run.out).toEqual([deviation.breaks])
     expect(run.code).toBe(1)
     const rule = run.json.rules.find((r: any) => r.id === deviation.breaks)
