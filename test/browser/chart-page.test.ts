@@ -62,7 +62,10 @@ describe.skipIf(!hasChromium)(`the browser demo in headless Chromium${hasChromiu
     })
     page = await browser.newPage({ viewport: { width: 1200, height: 700 } })
     page.on('console', (message) => {
-      if (message.type() === 'error') consoleErrors.push(message.text())
+      // Chromium logs every answer of status 4xx/5xx as an error. A 429 is the one the SDK answers
+      // itself (it waits and retries): on a loaded machine the page's requests can reach its mock
+      // service bunched after a stall, past the account's 10 a second. Any other status still fails.
+      if (message.type() === 'error' && !/^Failed to load resource: the server responded with a status of 429\b/.test(message.text())) consoleErrors.push(message.text())
     })
     page.on('pageerror', (error) => consoleErrors.push(String(error)))
   }, 60_000)
