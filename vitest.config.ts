@@ -27,35 +27,48 @@ const ISOLATED = [
 ]
 
 /**
- * The longest files (measured 2026-11-27; CPU s in the full run: typecheck 20, parquet 43, postgres
- * 39, postgres-batches 20, resume 21, examples 18, conformance-deviations 16), started first so that
- * none of them is left running alone at the end. A CI clone has no duration cache, and vitest would
- * order its files by size. With a cache (a developer's machine) the rest follow by cached duration.
+ * The order files start in. The suite is CPU-bound on two cores overall, but about a third of its
+ * files mostly wait (a rate limit's pacing, a running mock clock, child processes): with two workers
+ * such a file held a slot while a core idled (vitest used 1.1 of 2 cores, 2026-11-27). So four
+ * workers, and the long files alternate between those that compute and those that wait, so that
+ * about two of each run at any time. Measured 2026-11-27, CPU s / wall s of each file alone.
+ * A CI clone has no duration cache and vitest would order its files by size; with a cache (a
+ * developer's machine) the files not listed follow by cached duration.
  */
 const LONG_FIRST = [
-  'test/typecheck.test.ts',
-  'test/consumer.test.ts',
-  'test/runtimes.test.ts',
-  'test/export/follow-chaos.test.ts',
-  'test/export/parquet.test.ts',
-  'test/export/postgres.test.ts',
-  'test/export/postgres-batches.test.ts',
-  'test/export/resume.test.ts',
-  'test/examples.test.ts',
-  'test/cli/conformance-deviations.test.ts',
-  'test/api-docs.test.ts',
-  'test/sdk/uncoordinated-clients.test.ts',
-  'test/cli/conformance-serve.test.ts',
+  'test/export/parquet.test.ts', // computes
+  'test/cli/conformance-serve.test.ts', // waits: 7 / 34
+  'test/export/postgres.test.ts', // computes: 35 / 40
+  'test/sdk/uncoordinated-clients.test.ts', // waits: 3 / 27
+  'test/typecheck.test.ts', // computes
+  'test/runtimes.test.ts', // computes
+  'test/sdk/follow-learned-delay.test.ts', // waits: 2.5 / 24
+  'test/consumer.test.ts', // computes
+  'test/cli/conformance-deviations.test.ts', // computes: 17 / 44
+  'test/sdk/follow.test.ts', // waits: 3.4 / 24
+  'test/export/resume.test.ts', // computes: 20 / 35
+  'test/redis/redis-rate-limiter.test.ts', // waits: 3.7 / 23
+  'test/examples.test.ts', // computes: 17.5 / 28
+  'test/sdk/follow-outages.test.ts', // waits: 3.4 / 21
+  'test/api-docs.test.ts', // computes
+  'test/export/follow-chaos.test.ts', // waits: 10 / 26
+  'test/export/postgres-batches.test.ts', // computes
+  'test/export/follow-outage.test.ts', // waits: 10 / 22
+  'test/export/follow.test.ts', // computes: 23 / 36
+  'test/sdk/walks.test.ts', // waits: 8 / 22
+  'test/export/errors.test.ts', // computes: 15 / 19
+  'test/cli/conformance-rate.test.ts', // waits: 3 / 11
+  'test/export/redis-and-shard.test.ts', // computes: 15 / 22
+  'test/sdk/retries.test.ts', // waits: 3 / 11
+  'test/sdk/concurrent-walks.test.ts', // computes: 12 / 24
+  'test/export/follow-redis-outage.test.ts', // waits: 3.4 / 10
   'test/export/coverage-and-resample.test.ts',
-  'test/export/follow.test.ts',
-  'test/export/errors.test.ts',
+  'test/sdk/follow-property.test.ts', // waits: 2.8 / 10
   'test/cli/serve.test.ts',
-  'test/mocks/encode-json.test.ts',
+  'test/sdk/follow-listeners.test.ts', // waits: 3 / 10
   'test/export/flags-and-progress.test.ts',
-  'test/export/redis-and-shard.test.ts',
-  'test/export/follow-outage.test.ts',
-  'test/export/follow-redis-outage.test.ts',
   'test/runners.test.ts',
+  'test/mocks/encode-json.test.ts',
   'test/mocks/load-export.test.ts',
 ]
 
@@ -79,8 +92,8 @@ export default defineConfig({
   test: {
     testTimeout: 20_000,
     hookTimeout: 30_000,
-    // Two cores: keep the pool small so server tests are not starved.
-    maxWorkers: 2,
+    // Two cores, and files that wait beside files that compute: see LONG_FIRST.
+    maxWorkers: 4,
     sequence: { sequencer: LongFirstSequencer },
     projects: [
       { extends: true, test: { name: 'isolated', include: ISOLATED, exclude: [...configDefaults.exclude] } },

@@ -45,6 +45,9 @@ type Query = Record<string, string | readonly string[] | undefined>
 
 const COUNTED_PATHS = new Set(['/v1/exchange_ohlcv', '/v1/aggregated_ohlcv'])
 
+/** What fetch's cause says when the other side closed a connection the request was sent on. */
+const CONNECTION_CLOSED = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET'])
+
 /** fetch's own message is "fetch failed": the code is on its cause (or on the first of several). */
 function causeOf(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string; errors?: Array<{ code?: string }> } }).cause
@@ -116,13 +119,26 @@ export class Prober {
     let text: string
     // --rate: every request, paced by kind or not, holds a slot of the cap until a second after its answer.
     const release = await this.#options.pacer.cap?.acquire()
-    const sentAt = performance.now()
+    let sentAt = performance.now()
     try {
-      res = await fetch(`${this.#options.baseUrl}${path}${query}`, { method, headers, redirect: 'manual', signal: AbortSignal.timeout(this.#options.timeoutMs) })
-      text = await res.text()
-    } catch (error) {
-      const why = (error as Error).name === 'TimeoutError' ? `no answer within ${this.#options.timeoutMs} ms` : `no answer (${causeOf(error)})`
-      throw new NoAnswer(`${request}: ${why}`)
+      for (let attempt = 1; ; attempt++) {
+        try {
+          res = await fetch(`${this.#options.baseUrl}${path}${query}`, { method, headers, redirect: 'manual', signal: AbortSignal.timeout(this.#options.timeoutMs) })
+          text = await res.text()
+          break
+        } catch (error) {
+          // A kept-alive connection the service closed (its idle timeout) just as this request left
+          // on it: a GET is sent once more, at once, on a new connection, as browsers do. A service
+          // that resets every connection still fails the second time.
+          if (attempt === 1 && method === 'GET' && CONNECTION_CLOSED.has(causeOf(error)) && this.#used < this.#options.maxRequests) {
+            this.#used++
+            sentAt = performance.now()
+            continue
+          }
+          const why = (error as Error).name === 'TimeoutError' ? `no answer within ${this.#options.timeoutMs} ms` : `no answer (${causeOf(error)})`
+          throw new NoAnswer(`${request}: ${why}`)
+        }
+      }
     } finally {
       release?.()
     }
