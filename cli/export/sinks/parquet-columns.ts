@@ -47,7 +47,7 @@ export class ParquetColumns {
   private provider = ''
   private channel = ''
   private flag = ''
-  private exchanges: readonly string[] = []
+  private exchanges: string[] = []
 
   constructor(kind: Kind, rows: number = DEFAULT_PART_ROWS) {
     this.kind = kind
