@@ -5,6 +5,7 @@ import { UsageError } from '../usage-error.js'
 import { withoutPassword } from './without-password.js'
 import { checkRedisUrl, REDIS_ACCOUNT_ENV, REDIS_URL_ENV } from './redis-limit.js'
 import { parseShard, type Shard } from './shard.js'
+import { parsePartRows } from './part-rows-flag.js'
 
 /** Output formats; the file extension or `--format` picks one. */
 export type ExportFormat = 'sqlite' | 'csv' | 'jsonl' | 'parquet' | 'postgres'
@@ -27,6 +28,8 @@ export interface ExportArgs {
   format: ExportFormat
   /** The PostgreSQL schema of the tables (`--pg-schema`); undefined for `public`. */
   pgSchema: string | undefined
+  /** `--part-rows`: rows per Parquet part file; undefined for the default, 100,000. */
+  partRows: number | undefined
   apiKeyFile: string | undefined
   baseUrl: string | undefined
   mock: boolean
@@ -88,6 +91,9 @@ Where to:
   --pg-schema NAME       the schema of the PostgreSQL tables (default: public)
   --format F             sqlite, csv, jsonl, parquet or postgres (default: from --out);
                          parquet writes a dataset into the directory --out, one folder per series
+  --part-rows N          with parquet: rows per part file, one row group each, 1,000 to 1,000,000
+                         (default 100,000); a part is held in memory until it is written, up to
+                         about 300 bytes a row (1,000,000 rows: about 300 MB)
   --resample I           store candles resampled to I (5m, 15m, 4h, 1w, 1M...), a whole multiple of --interval
   --report FILE.json     also write each series' coverage (stored, expected, gaps) as JSON
 
@@ -200,6 +206,7 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
         out: { type: 'string', short: 'o' },
         format: { type: 'string' },
         'pg-schema': { type: 'string' },
+        'part-rows': { type: 'string' },
         'api-key-file': { type: 'string' },
         'base-url': { type: 'string' },
         mock: { type: 'boolean', default: false },
@@ -233,7 +240,7 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
     metricsHost: parseMetricsHost(v['metrics-host'], v['metrics-port']),
   }
   if (v.help) {
-    return { ...base, kind: 'exchange', exchange: undefined, method: undefined, pairs: [], allPairs: false, interval: '', start: undefined, end: undefined, out: '', format: 'csv', pgSchema: undefined, progressInterval: 5, rateLimit: 10, resample: undefined, report: undefined, redis: undefined, shard: undefined }
+    return { ...base, kind: 'exchange', exchange: undefined, method: undefined, pairs: [], allPairs: false, interval: '', start: undefined, end: undefined, out: '', format: 'csv', pgSchema: undefined, partRows: undefined, progressInterval: 5, rateLimit: 10, resample: undefined, report: undefined, redis: undefined, shard: undefined }
   }
   const nonEmpty = (name: string, value: string | undefined) => {
     if (value !== undefined && value.trim() === '') throw new UsageError(`--${name} cannot be empty`)
@@ -278,6 +285,7 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
   const pgSchema = nonEmpty('pg-schema', v['pg-schema'])
   if (pgSchema !== undefined && format !== 'postgres') throw new UsageError('--pg-schema applies to --out postgres:// only')
   if (format === undefined) throw new UsageError(`cannot tell the format of '${out}' from its extension: use .sqlite, .db, .csv, .jsonl or .parquet, or give --format`)
+  const partRows = parsePartRows(v['part-rows'], format)
   if (v.mock && base.baseUrl !== undefined) throw new UsageError('--mock and --base-url exclude each other')
   nonEmpty('base-url', base.baseUrl)
   nonEmpty('api-key-file', base.apiKeyFile)
@@ -297,7 +305,7 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
   }
   const resample = parseResample(v.resample, interval)
   // --follow writes one page per poll: a resampled bucket would be stored before it is whole, and a
-  // Parquet part holds 100,000 rows, so neither fits a page at a time.
+  // Parquet part holds thousands of rows (--part-rows), so neither fits a page at a time.
   if (v.follow && resample !== undefined) throw new UsageError('--follow stores candles as they close: it cannot go with --resample (resample the stored candles instead, or follow at the interval you need)')
   if (v.follow && format === 'parquet') throw new UsageError('--follow writes a page as each candle closes; a Parquet dataset is written in large parts: follow into SQLite, CSV, JSON Lines or PostgreSQL')
   const report = nonEmpty('report', v.report)
@@ -306,5 +314,5 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
   if (redis !== undefined && rateLimit === false) throw new UsageError('--redis shares a rate limit: it cannot go with --rate-limit off')
   if (redis !== undefined && !Number.isInteger(rateLimit)) throw new UsageError(`--rate-limit must be a whole number of requests per second with --redis, got '${rate}'`)
   const shard = v.shard === undefined ? undefined : parseShard(v.shard)
-  return { ...base, kind, exchange, method, pairs, allPairs: v['all-pairs'], interval, start, end, out, format, pgSchema, progressInterval, rateLimit, resample, report, redis, shard }
+  return { ...base, kind, exchange, method, pairs, allPairs: v['all-pairs'], interval, start, end, out, format, pgSchema, partRows, progressInterval, rateLimit, resample, report, redis, shard }
 }

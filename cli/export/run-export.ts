@@ -214,7 +214,7 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
     if (args.shard && !args.quiet) say(`export: shard ${args.shard.index}/${args.shard.count}: ${planned.length} of ${all.length} series`)
     // With --resample the output holds the series at the target interval.
     const stored = args.resample === undefined ? planned : planned.map((s) => ({ ...s, interval: args.resample! }))
-    const sinkOptions = { pgSchema: args.pgSchema, env: io.env, note: (text: string) => reporter.note(text) }
+    const sinkOptions = { pgSchema: args.pgSchema, partRows: args.partRows, env: io.env, note: (text: string) => reporter.note(text) }
     // A file or a database is written on a thread of its own (stdout stays here, with its back-pressure).
     sink =
       args.out !== '-' && io.sinkThread !== false

@@ -5,6 +5,7 @@ import { Writable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startMockServer, type RunningMockServer } from '../../mocks/server/index.js'
 import { runExport } from '../../cli/export/index.js'
+import { parseExportArgs } from '../../cli/export/args.js'
 import { runCli } from './run-cli.js'
 
 async function runInProcess(argv: string[], env: Record<string, string>) {
@@ -37,6 +38,8 @@ afterAll(async () => {
 })
 
 const OK = ['export', '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1d', '--out', 'x.csv']
+const PARQUET = ['export', '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1d', '--out', 'dir', '--format', 'parquet']
+const PART_ROWS_RANGE = '--part-rows must be a whole number of rows from 1,000 to 1,000,000'
 
 describe('market-candles export: bad flags print the usage and exit 2', () => {
   test.each([
@@ -59,6 +62,16 @@ describe('market-candles export: bad flags print the usage and exit 2', () => {
     [[...OK, '--follow', '--resample', '1w'], '--follow stores candles as they close: it cannot go with --resample'],
     [['export', '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1d', '--follow', '--out', 'dir', '--format', 'parquet'], 'follow into SQLite, CSV, JSON Lines or PostgreSQL'],
     [[...OK, '--progress-interval', '0'], '--progress-interval must be a number of seconds'],
+    [[...OK, '--part-rows', '5000'], '--part-rows applies to --format parquet only'],
+    [['export', '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1d', '--out', 'x.sqlite', '--part-rows', '5000'], '--part-rows applies to --format parquet only'],
+    [['export', '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1d', '--out', 'postgres://u@h/db', '--part-rows', '5000'], '--part-rows applies to --format parquet only'],
+    [['export', '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1d', '--out', '-', '--format', 'jsonl', '--part-rows', '5000'], '--part-rows applies to --format parquet only'],
+    [[...PARQUET, '--part-rows', 'many'], `${PART_ROWS_RANGE}, got 'many'`],
+    [[...PARQUET, '--part-rows', '999'], `${PART_ROWS_RANGE}, got '999'`],
+    [[...PARQUET, '--part-rows', '1000001'], `${PART_ROWS_RANGE}, got '1000001'`],
+    [[...PARQUET, '--part-rows', '1e4'], `${PART_ROWS_RANGE}, got '1e4'`],
+    [[...PARQUET, '--part-rows', '5000.5'], `${PART_ROWS_RANGE}, got '5000.5'`],
+    [['export', '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1d', '--out', 'x.parquet', '--part-rows', '0'], `${PART_ROWS_RANGE}, got '0'`],
     [[...OK, '--pair', 'BTC/USD'], '--pair BTC/USD is given twice'],
     [[...OK, 'extra'], "Unexpected argument 'extra'"],
     [[...OK, '--api-key-file', join(tmpdir(), 'no-such-key-file')], 'cannot read --api-key-file'],
@@ -81,6 +94,14 @@ describe('market-candles export: bad flags print the usage and exit 2', () => {
       expect(r.stderr).not.toContain('sk-live-123')
     },
   )
+
+  test('--part-rows: with --format parquet or an --out ending in .parquet, from 1,000 to 1,000,000; left out, the default', () => {
+    const base = ['--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1d']
+    expect(parseExportArgs([...base, '--out', 'dir', '--format', 'parquet', '--part-rows', '1000']).partRows).toBe(1000)
+    expect(parseExportArgs([...base, '--out', 'x.parquet', '--part-rows', '1000000']).partRows).toBe(1_000_000)
+    expect(parseExportArgs([...base, '--out', 'x.parquet']).partRows).toBeUndefined()
+    expect(parseExportArgs([...base, '--out', 'x.csv']).partRows).toBeUndefined()
+  })
 
   test('an unknown flag with a value is named without its value', async () => {
     const r = await runCli([...OK, '--token=sk-live-123'], env)

@@ -83,32 +83,67 @@ describe('market-candles export --format parquet', () => {
 })
 
 describe('market-candles export --format parquet: resume', () => {
-  // 2 pairs × 74,881 1m candles: part files of 100,000 rows fill mid-run; a few seconds without a rate limit.
-  const LONG = ['--exchange', 'bitstamp', '--pair', 'BTC/USD', '--pair', 'ETH/USD', '--interval', '1m', '--start', '2024-01-01', '--end', '2024-02-22', '--rate-limit', 'off']
+  // 2 pairs × 7,501 1m candles in pages of 1,000, into parts of PART rows: several parts per series,
+  // each filled in the middle of a page. 1,300 rows is no divisor of any multiple of 1,000 below
+  // 13,000, so from a series' first part on there are always rows in hand, waiting for the next part.
+  const RANGE = ['--exchange', 'bitstamp', '--pair', 'BTC/USD', '--pair', 'ETH/USD', '--interval', '1m', '--start', '2024-01-01']
+  const LONG = [...RANGE, '--end', '2024-01-06T05:00:00Z']
+  const PER_SERIES = 7_501
+  const PART = 1_300
+  // About a second without a rate limit. The runs that are interrupted go at 4 requests a second
+  // (about 4 s for the 15 pages): the first part comes with the first 4 pages, BTC/USD's last page a
+  // second later, ETH/USD's another two, so a signal sent once the first part is there comes mid-run.
+  const PACED = ['--rate-limit', '4']
+  const parquet = (out: string, ...more: string[]) => ['--out', out, '--format', 'parquet', ...more]
+  const parts = (n: number) => Array.from({ length: n }, (_, i) => `part-${String(i).padStart(6, '0')}.parquet`)
+  const btcOf = (out: string) => join(out, 'exchange=bitstamp', 'base=BTC', 'quote=USD', 'interval=1m')
+  /** Rows of each part file per series folder, in part order; every part must be one row group. */
+  async function partRows(out: string): Promise<Record<string, number[]>> {
+    const groups = await duckRowGroups(out)
+    expect(new Set(groups.map((g) => g.file)).size).toBe(groups.length)
+    const bySeries: Record<string, number[]> = {}
+    for (const g of groups) (bySeries[/base=(\w+)/.exec(g.file)![1]!] ??= []).push(g.rows)
+    return bySeries
+  }
   let full: Record<string, unknown>[]
 
-  /** Starts the long export into `out` and waits until BTC/USD's first part file is there. */
+  /** Starts the long export into `out` at 4 requests a second, waits until BTC/USD's first part file is there, checks the run is still going. */
   async function startAndWaitForPart(out: string) {
-    const btc = join(out, 'exchange=bitstamp', 'base=BTC', 'quote=USD', 'interval=1m')
-    const cli = startCli(['export', ...LONG, '--out', out, '--format', 'parquet', '--quiet'], env, 120_000)
+    const btc = btcOf(out)
+    const cli = startCli(['export', ...LONG, ...PACED, ...parquet(out, '--part-rows', String(PART)), '--quiet'], env, 120_000)
     await waitFor(() => existsSync(join(btc, 'part-000000.parquet')) || cli.child.exitCode !== null, 60_000, 'a first part file')
+    expect(cli.child.exitCode).toBeNull() // the signal below comes mid-run
     return { cli, btc }
   }
 
   beforeAll(async () => {
     const db = join(dir, 'long.sqlite')
-    expect((await runCli(['export', ...LONG, '--out', db, '--quiet'], env, 120_000)).code).toBe(0)
+    expect((await runCli(['export', ...LONG, '--rate-limit', 'off', '--out', db, '--quiet'], env, 120_000)).code).toBe(0)
     full = sqliteRows(db, 'exchange_candles')
+    expect(full.length).toBe(2 * PER_SERIES)
   }, 120_000)
 
   test('a rerun adds part files after the last stored candle of each series: never a duplicate', async () => {
     const out = join(dir, 'rerun')
-    const first = ['--exchange', 'bitstamp', '--pair', 'BTC/USD', '--pair', 'ETH/USD', '--interval', '1m', '--start', '2024-01-01', '--end', '2024-01-20', '--rate-limit', 'off', '--quiet']
-    expect((await runCli(['export', ...first, '--out', out, '--format', 'parquet'], env, 120_000)).code).toBe(0)
-    expect((await runCli(['export', ...LONG, '--quiet', '--out', out, '--format', 'parquet'], env, 120_000)).code).toBe(0)
-    expect((await runCli(['export', ...LONG, '--quiet', '--out', out, '--format', 'parquet'], env, 120_000)).code).toBe(0) // nothing new
+    const first = [...RANGE, '--end', '2024-01-03', '--rate-limit', 'off', '--quiet', ...parquet(out, '--part-rows', String(PART))]
+    const long = [...LONG, '--rate-limit', 'off', '--quiet', ...parquet(out, '--part-rows', String(PART))]
+    expect((await runCli(['export', ...first], env, 120_000)).code).toBe(0)
+    expect((await runCli(['export', ...long], env, 120_000)).code).toBe(0)
+    expect((await runCli(['export', ...long], env, 120_000)).code).toBe(0) // nothing new
     expect(await duckRows(out, 'exchange')).toEqual(full)
-    expect(readdirSync(join(out, 'exchange=bitstamp', 'base=BTC', 'quote=USD', 'interval=1m'))).toEqual(['part-000000.parquet', 'part-000001.parquet'])
+    // 2,881 rows, then 4,620 more, each run's parts filled to PART rows
+    expect(readdirSync(btcOf(out))).toEqual(parts(7))
+    expect((await partRows(out)).BTC).toEqual([1300, 1300, 281, 1300, 1300, 1300, 720])
+  }, 240_000)
+
+  test('--part-rows 1000 writes parts of at most 1,000 rows, one row group each; a rerun with --part-rows 3000 continues them with no gap and no duplicate', async () => {
+    const out = join(dir, 'part-rows')
+    expect((await runCli(['export', ...RANGE, '--end', '2024-01-03', '--rate-limit', 'off', '--quiet', ...parquet(out, '--part-rows', '1000')], env, 120_000)).code).toBe(0)
+    expect(await partRows(out)).toEqual({ BTC: [1000, 1000, 881], ETH: [1000, 1000, 881] })
+    expect(await duckRows(out, 'exchange')).toEqual(full.filter((r) => String(r.close_ts) <= '2024-01-03T00:00:00Z'))
+    expect((await runCli(['export', ...LONG, '--rate-limit', 'off', '--quiet', ...parquet(out, '--part-rows', '3000')], env, 120_000)).code).toBe(0)
+    expect(await partRows(out)).toEqual({ BTC: [1000, 1000, 881, 3000, 1620], ETH: [1000, 1000, 881, 3000, 1620] })
+    expect(await duckRows(out, 'exchange')).toEqual(full)
   }, 240_000)
 
   test('SIGINT writes the rows in hand as a last part and exits 130; the same command then completes with no gap and no duplicate', async () => {
@@ -118,9 +153,14 @@ describe('market-candles export --format parquet: resume', () => {
     const r = await cli.result
     expect(r.code).toBe(130)
     const partial = await duckRows(out, 'exchange')
-    expect(partial.length).toBeGreaterThan(74_881) // BTC/USD whole, and ETH/USD's rows in hand
+    expect(partial.length).toBeGreaterThan(PART) // the first part, and the rows in hand
+    expect(partial.length).toBeLessThan(full.length)
     expect(partial).toEqual(full.slice(0, partial.length))
-    expect((await runCli(['export', ...LONG, '--out', out, '--format', 'parquet', '--quiet'], env, 120_000)).code).toBe(0)
+    // Parts that filled hold a multiple of PART rows of the last series stored (a series' last part is
+    // written when the next one's first page comes, or at the end): the rest is what SIGINT wrote.
+    const last = partial.at(-1)!.base
+    expect(partial.filter((row) => row.base === last).length % PART).toBeGreaterThan(0)
+    expect((await runCli(['export', ...LONG, ...PACED, ...parquet(out, '--part-rows', String(PART)), '--quiet'], env, 120_000)).code).toBe(0)
     expect(await duckRows(out, 'exchange')).toEqual(full)
   }, 240_000)
 
@@ -129,14 +169,16 @@ describe('market-candles export --format parquet: resume', () => {
     const { cli, btc } = await startAndWaitForPart(out)
     cli.child.kill('SIGKILL')
     expect((await cli.result).signal).toBe('SIGKILL')
-    // What a kill during a write or a full disk leaves: a torn part, a temporary file.
-    const part = join(btc, 'part-000000.parquet')
-    copyFileSync(part, join(btc, 'part-000001.parquet'))
-    truncateSync(join(btc, 'part-000001.parquet'), Math.floor(statSync(part).size / 2))
-    writeFileSync(join(btc, 'part-000002.parquet.tmp'), 'PAR1 half written')
-    const again = await runCli(['export', ...LONG, '--out', out, '--format', 'parquet', '--progress-interval', '60'], env, 120_000)
+    // What a kill during a write or a full disk leaves: a torn part after the whole ones, a temporary file.
+    const whole = readdirSync(btc).filter((name) => name.endsWith('.parquet')).length
+    const [torn, tmp] = parts(whole + 2).slice(whole)
+    copyFileSync(join(btc, 'part-000000.parquet'), join(btc, torn!))
+    truncateSync(join(btc, torn!), Math.floor(statSync(join(btc, 'part-000000.parquet')).size / 2))
+    writeFileSync(join(btc, `${tmp}.tmp`), 'PAR1 half written')
+    const again = await runCli(['export', ...LONG, ...PACED, ...parquet(out, '--part-rows', String(PART)), '--progress-interval', '60'], env, 120_000)
     expect(again.code).toBe(0)
-    expect(again.stderr).toContain('part-000001.parquet: an unfinished part file; its candles are fetched again')
+    expect(again.stderr).toContain(`${torn}: an unfinished part file; its candles are fetched again`)
+    expect(again.stderr).toContain(`${tmp}.tmp: an unfinished part file`)
     expect(await duckRows(out, 'exchange')).toEqual(full)
     expect(readdirSync(btc).some((name) => name.endsWith('.tmp'))).toBe(false)
   }, 240_000)

@@ -10,6 +10,7 @@ export interface SinkThreadData {
   kind: Kind
   planned: Series[]
   pgSchema: string | undefined
+  partRows: number | undefined
   /** The run's environment (PG* variables). */
   env: Record<string, string | undefined>
 }

@@ -6,6 +6,7 @@ import type { SinkOptions } from '../sinks/index.js'
 import { plannedSeriesKey, type AnyCandle, type Sink } from '../sinks/sink.js'
 import type { FromSinkThread, SinkThreadData, ToSinkThread } from './messages.js'
 import { encodePage } from './page-columns.js'
+import { DEFAULT_PART_ROWS } from '../part-rows-flag.js'
 import { fromThreadError } from './thread-error.js'
 import { workerScript } from '../worker-script.js'
 
@@ -19,10 +20,24 @@ const SINK_YOUNG_GENERATION_MB = 8
 /*
  * Its old generation: 32 MB (a PostgreSQL batch of 16 pages is a few MB). Under the export's 96 MB
  * ceiling and growing factor it let dead CSV text pile up: RSS +37 and +39 MB over 2 M candles
- * against +29 and +19 MB (two runs each, 2026-11-25). Parquet keeps 96 MB: it holds 100,000 rows.
+ * against +29 and +19 MB (two runs each, 2026-11-25). Parquet keeps 96 MB: it holds a part's rows
+ * (100,000 by default) and encodes them at once.
  */
 const SINK_OLD_GENERATION_MB = 32
 const PARQUET_OLD_GENERATION_MB = 96
+/*
+ * Heap a Parquet part needs per row while it is encoded (the writer's copies of the text columns,
+ * an aggregated part's flattened lists and their levels): the least old generation that wrote a part
+ * of a million rows was 78 MB for exchange candles, 201 MB for aggregated ones (2026-11-28,
+ * `--max-old-space-size` bisected), about 66 and 180 bytes a row over a base of 20-40 MB.
+ */
+const PARQUET_HEAP_BYTES_PER_ROW = 256
+
+/** The output thread's old generation: more for a Parquet part larger than the default. */
+export function sinkOldGenerationMb(format: ExportFormat, partRows: number = DEFAULT_PART_ROWS): number {
+  if (format !== 'parquet') return SINK_OLD_GENERATION_MB
+  return Math.max(PARQUET_OLD_GENERATION_MB, SINK_OLD_GENERATION_MB + Math.ceil((partRows * PARQUET_HEAP_BYTES_PER_ROW) / 2 ** 20))
+}
 /*
  * Pages handed over before the oldest is written. With 2 the export's thread waited whenever the
  * output's lagged a page or two: 0.50 against 0.56x the raw loop into SQLite, 0.57 against 0.61x into
@@ -38,10 +53,10 @@ const PAGES_IN_FLIGHT = 8
  * written it, so progress and a failure's totals count stored pages only, as with a sink in the thread.
  */
 export async function openThreadedSink(out: string, format: ExportFormat, kind: Kind, planned: readonly Series[], options: SinkOptions = {}): Promise<Sink> {
-  const data: SinkThreadData = { out, format, kind, planned: [...planned], pgSchema: options.pgSchema, env: { ...(options.env ?? process.env) } }
+  const data: SinkThreadData = { out, format, kind, planned: [...planned], pgSchema: options.pgSchema, partRows: options.partRows, env: { ...(options.env ?? process.env) } }
   const worker = new Worker(script.url, {
     workerData: data,
-    resourceLimits: { maxYoungGenerationSizeMb: SINK_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: format === 'parquet' ? PARQUET_OLD_GENERATION_MB : SINK_OLD_GENERATION_MB },
+    resourceLimits: { maxYoungGenerationSizeMb: SINK_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: sinkOldGenerationMb(format, options.partRows) },
     ...(script.execArgv ? { execArgv: script.execArgv } : {}),
   })
   const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>()

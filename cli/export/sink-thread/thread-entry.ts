@@ -19,6 +19,7 @@ const noStdout = new Writable({ write: (_chunk, _encoding, done) => done(new Err
 
 const sink: Sink | undefined = await openSink(data.out, data.format, data.kind, data.planned, noStdout, {
   pgSchema: data.pgSchema,
+  partRows: data.partRows,
   env: data.env as NodeJS.ProcessEnv,
   note: (text) => post({ type: 'note', text }),
 }).then(

@@ -1,10 +1,8 @@
 import type { SchemaElement } from 'hyparquet'
 import { closeTimeMs } from '../../../src/analysis/close-time.js'
+import { DEFAULT_PART_ROWS } from '../part-rows-flag.js'
 import { PRICE_COLUMNS as PRICES, type Kind } from './columns.js'
 import type { AnyCandle } from './sink.js'
-
-/** Rows per part file, each part one row group: about 4-6 MB of memory while it fills. Documented in docs/analysing.md. */
-export const PARQUET_ROW_GROUP = 100_000
 
 // The series' own fields (exchange or method, base, quote, interval) are the partition folders, not columns.
 function schemaOf(kind: Kind): SchemaElement[] {
@@ -27,33 +25,48 @@ function schemaOf(kind: Kind): SchemaElement[] {
   ]
 }
 
-/** The rows of one part file as columns, filled page by page. */
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
+/**
+ * The rows of one part file as columns, filled page by page: `rows` per part (`--part-rows`), each
+ * part one row group. The typed arrays take 56 bytes a row, allocated whole (5.6 MB at the default
+ * 100,000), plus a reference a row per text column. Documented in docs/analysing.md.
+ */
 export class ParquetColumns {
   readonly schema: SchemaElement[]
   length = 0
+  readonly rows: number
   private readonly kind: Kind
-  private readonly closeTs = new Float64Array(PARQUET_ROW_GROUP)
-  private readonly prices = PRICES.map(() => new Float64Array(PARQUET_ROW_GROUP))
+  private readonly closeTs: Float64Array
+  private readonly prices: Float64Array[]
   private readonly texts: Array<Array<string | string[] | null>>
   private provider = ''
   private channel = ''
   private flag = ''
+  private exchanges: string[] = []
 
-  constructor(kind: Kind) {
+  constructor(kind: Kind, rows: number = DEFAULT_PART_ROWS) {
     this.kind = kind
+    this.rows = rows
+    this.closeTs = new Float64Array(rows)
+    this.prices = PRICES.map(() => new Float64Array(rows))
     this.schema = schemaOf(kind)
     this.texts = kind === 'exchange' ? [[], [], []] : [[], []]
   }
 
   get full(): boolean {
-    return this.length === PARQUET_ROW_GROUP
+    return this.length === this.rows
   }
 
   /** Adds candles from `from` until the part is full; returns where it stopped. */
   add(candles: readonly AnyCandle[], from: number): number {
     let i = from
     const [open, high, low, close, baseVolume, quoteVolume] = this.prices as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array]
-    for (; i < candles.length && this.length < PARQUET_ROW_GROUP; i++) {
+    for (; i < candles.length && this.length < this.rows; i++) {
       const c = candles[i]!
       const at = this.length++
       this.closeTs[at] = closeTimeMs(c.close_ts)
@@ -70,8 +83,10 @@ export class ParquetColumns {
         this.texts[1]!.push(c.source_channel === this.channel ? this.channel : (this.channel = c.source_channel))
         this.texts[2]!.push(c.flag === null ? null : c.flag === this.flag ? this.flag : (this.flag = c.flag))
       } else {
-        this.texts[0]!.push(c.exchanges)
-        this.texts[1]!.push(c.flag)
+        // Each candle's list is an array of its own: held a row at a time, they cost about 200 bytes
+        // a row of heap, more than a part of a million rows leaves room for.
+        this.texts[0]!.push(sameList(c.exchanges, this.exchanges) ? this.exchanges : (this.exchanges = c.exchanges))
+        this.texts[1]!.push(c.flag === null ? null : c.flag === this.flag ? this.flag : (this.flag = c.flag))
       }
     }
     return i

@@ -3,7 +3,8 @@ import { join } from 'node:path'
 import { seriesLabel, type Series } from '../series.js'
 import type { Kind } from './columns.js'
 import { parquetCodec } from './parquet-codec.js'
-import { PARQUET_ROW_GROUP, ParquetColumns } from './parquet-columns.js'
+import { DEFAULT_PART_ROWS } from '../part-rows-flag.js'
+import { ParquetColumns } from './parquet-columns.js'
 import { LAST_CLOSE_KEY, partName, partitionPath, readPartition, type PartitionState } from './parquet-dataset.js'
 import { OutputError, plannedSeriesKey, type AnyCandle, type Sink } from './sink.js'
 
@@ -12,12 +13,20 @@ type Writer = typeof import('hyparquet-writer')
 
 /**
  * A Parquet dataset in the directory `out`, partitioned by series (Hive style), Zstandard compressed,
- * in part files of up to {@link PARQUET_ROW_GROUP} rows (one row group each). A part is written to
+ * in part files of up to `partRows` rows (`--part-rows`, one row group each). A part is written to
  * a temporary file, synced, then renamed: a kill leaves whole parts only, and the rows not yet in
  * a part are fetched again by the next run, which continues after the last close_ts in the
- * footers. An unreadable part (a full disk) is deleted at open and its rows fetched again.
+ * footers. An unreadable part (a full disk) is deleted at open and its rows fetched again. Resume
+ * reads only part names and footers, never a part's row count: a rerun with another `partRows`
+ * continues the same dataset, its new parts of the new size.
  */
-export async function openParquet(out: string, kind: Kind, planned: readonly Series[], note: (text: string) => void = () => {}): Promise<Sink> {
+export async function openParquet(
+  out: string,
+  kind: Kind,
+  planned: readonly Series[],
+  note: (text: string) => void = () => {},
+  partRows: number = DEFAULT_PART_ROWS,
+): Promise<Sink> {
   let writer: Writer
   try {
     writer = await import('hyparquet-writer')
@@ -36,7 +45,7 @@ export async function openParquet(out: string, kind: Kind, planned: readonly Ser
     for (const path of state.removed) note(`removed ${path}: an unfinished part file; its candles are fetched again`)
     states.set(plannedSeriesKey(series), { ...state, dir })
   }
-  const columns = new ParquetColumns(kind)
+  const columns = new ParquetColumns(kind, partRows)
   const { codec, compressors } = parquetCodec()
   let current: (PartitionState & { dir: string }) | undefined
 
@@ -49,7 +58,7 @@ export async function openParquet(out: string, kind: Kind, planned: readonly Ser
         schema: columns.schema,
         codec,
         compressors,
-        rowGroupSize: PARQUET_ROW_GROUP,
+        rowGroupSize: partRows,
         kvMetadata: [{ key: LAST_CLOSE_KEY, value: last }],
         createdBy: 'market-candles',
       }),
