@@ -7,7 +7,7 @@ import { json } from '../core/respond.js'
 import { BytePool } from './byte-pool.js'
 import { listenUrl } from './listen-url.js'
 import { createClientErrorListener } from './client-error.js'
-import { bodyLimitOf, handleControl, isControlPath } from '../core/control-plane.js'
+import { CandleBatchScanner, bodyLimitOf, handleControl, isControlPath, scansCandles, type ScannedCandles } from '../core/control-plane.js'
 import { UNAUTHORIZED, controlTokenCheck } from './control-token.js'
 import { encodeJson } from './encode-json.js'
 import { withDate } from '../core/service-time.js'
@@ -78,11 +78,12 @@ const tooLarge = (method: string, path: string, limit: number) =>
   json(413, { detail: `Request body too large: ${method} ${path} takes at most ${limit} bytes (${limit >= 1 << 20 ? `${limit / (1 << 20)} MiB` : `${limit / 1024} KiB`})` })
 
 /**
- * Reads a control request's body as text, or undefined past `limit` bytes: the bytes are counted as
- * they arrive, and past the limit nothing more is kept (the rest is drained and dropped, so the
- * answer still reaches the client).
+ * Reads a control request's body, or undefined past `limit` bytes: the bytes are counted as they
+ * arrive, and past the limit nothing more is kept (the rest is drained and dropped, so the answer
+ * still reaches the client). A `scanner` reads the bytes as they arrive (`POST /_mock/data/candles`:
+ * the JSON work overlaps the receipt).
  */
-function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
+function readBody(req: IncomingMessage, limit: number, scanner?: CandleBatchScanner): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'])
     if (declared > limit) {
@@ -96,12 +97,15 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | undefin
     let size = 0
     const onData = (chunk: Buffer) => {
       if (size + chunk.length <= limit) {
-        if (whole && size + chunk.length <= whole.length) chunk.copy(whole, size)
-        else {
-          // More than declared (not from Node's parser): kept as chunks, joined at the end.
-          if (whole) chunks.push(whole.subarray(0, size)), (whole = undefined)
-          chunks.push(chunk)
+        if (whole && size + chunk.length <= whole.length) {
+          chunk.copy(whole, size)
+          size += chunk.length
+          scanner?.scan(whole, size)
+          return
         }
+        // More than declared (not from Node's parser): kept as chunks, joined at the end.
+        if (whole) chunks.push(whole.subarray(0, size)), (whole = undefined)
+        chunks.push(chunk)
         size += chunk.length
         return
       }
@@ -113,7 +117,13 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | undefin
       resolve(undefined)
     }
     req.on('data', onData)
-    req.once('end', () => resolve(whole ? whole.toString('utf8', 0, size) : Buffer.concat(chunks).toString('utf8')))
+    req.once('end', () => {
+      if (whole) return resolve(whole.subarray(0, size))
+      const bytes = Buffer.concat(chunks)
+      // Joined only now: the scanner reads them whole (the same first bytes as the buffer it had).
+      scanner?.scan(bytes, bytes.length)
+      resolve(bytes)
+    })
     req.once('error', reject)
   })
 }
@@ -128,13 +138,17 @@ async function controlEndpoint(service: MockService, gate: ControlGate, req: Inc
   if (gate && !gate(req?.headers)) return UNAUTHORIZED
   if (req?.headers.origin !== undefined) return json(403, { detail: 'The /_mock endpoints refuse cross-origin browser requests' })
   let body = ''
+  let candles: ScannedCandles | undefined
   const limit = bodyLimitOf(method, path)
   if (req && limit !== undefined) {
-    const text = await readBody(req, limit)
-    if (text === undefined) return tooLarge(method, path, limit)
-    body = text
+    const scanner = scansCandles(method, path) ? new CandleBatchScanner(Number(req.headers['content-length']) || 0) : undefined
+    const bytes = await readBody(req, limit, scanner)
+    if (bytes === undefined) return tooLarge(method, path, limit)
+    // The text is decoded only when the route needs it: not for a batch the scanner read whole.
+    if (scanner) candles = { runs: scanner.finish(), text: () => bytes.toString('utf8') }
+    else body = bytes.toString('utf8')
   }
-  return handleControl(service, { method, path, query, body, signal })
+  return handleControl(service, { method, path, query, body, signal, candles })
 }
 
 /** Answers one request: the control plane, or the service itself; under `/_sessions/NAME/`, that session's. */
