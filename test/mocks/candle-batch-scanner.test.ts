@@ -5,6 +5,7 @@ import { createMockService, type MockService } from '../../mocks/core/service.js
 import { putCandleColumns } from '../../mocks/core/service-data.js'
 import type { ExchangeColumns } from '../../mocks/data/exchange-columns.js'
 import { formatTimestamp } from '../../src/contract/index.js'
+import type { ExchangeCandle } from '../../src/schemas/index.js'
 
 /*
  * POST /_mock/data/candles reads its body into columns as the bytes arrive (candle-batch-scanner.ts)
@@ -281,7 +282,7 @@ describe('POST /_mock/data/candles read as columns answers and stores what the t
     expect((await post(byColumns, body, true)).body).toEqual({ candles: 300 })
     expect(await served(byColumns)).toEqual(await served(byText))
     for (const service of [byText, byColumns]) {
-      service.data.putCandles([plain({ close_ts: formatTimestamp(T0 + 10 * 60_000), close: 91 }), plain({ close_ts: formatTimestamp(T0 + 400 * 60_000) })])
+      service.data.putCandles([plain({ close_ts: formatTimestamp(T0 + 10 * 60_000), close: 91 }), plain({ close_ts: formatTimestamp(T0 + 400 * 60_000) })] as unknown as ExchangeCandle[])
       service.data.removeCandles({ exchange: 'bitstamp', interval: '1m', base: 'BTC', quote: 'USD', from: T0 + 20 * 60_000, to: T0 + 30 * 60_000 })
       service.data.generate({ exchange: 'bitstamp', interval: '1m', base: 'BTC', quote: 'USD', from: T0 + 50 * 60_000, to: T0 + 60 * 60_000, seed: 2 })
     }
