@@ -106,6 +106,8 @@ export class CandleBatchScanner {
   #series = new Uint32Array(0)
   #interned: Interned[] = FIELDS.map(() => ({ from: 0, length: -1, value: '' }))
   #row = new RowValues()
+  /** The last close_ts day read: its 10 bytes as words, and its epoch ms (w0 -1: none yet, no bytes read are). */
+  #day = { w0: -1, w1: 0, w2: 0, ms: 0 }
   #view: DataView | undefined
   // Series and sources by key, the previous row's kept to skip the lookup.
   #seriesKeys = new Map<string, number>()
@@ -248,7 +250,7 @@ export class CandleBatchScanner {
       expected = field + 1 === FIELDS.length ? 0 : field + 1
       while (p < end && isSpace(bytes[p]!)) p++
       if (p >= end) return MORE
-      if (field === CLOSE_TS) p = this.#readCloseTs(bytes, p, end)
+      if (field === CLOSE_TS) p = this.#readCloseTs(bytes, view, p, end)
       else if (field >= OPEN && field <= QUOTE_VOLUME) p = this.#readNumber(bytes, p, end, field)
       else if (field === FLAG && bytes[p] === 110 /* n */) {
         if (p + 4 > end) return MORE
@@ -298,33 +300,48 @@ export class CandleBatchScanner {
   }
 
   /** close_ts at `p` (its `"`): `YYYY-MM-DDTHH:MM:SS` then `Z` or a fraction of zeros and `Z` (what fast-candle.ts reads), as epoch ms. */
-  #readCloseTs(bytes: Uint8Array, p: number, end: number): number {
+  #readCloseTs(bytes: Uint8Array, view: DataView, p: number, end: number): number {
     if (bytes[p] !== QUOTE) return GIVE_UP
     const from = p + 1
-    let q = from
-    for (;;) {
-      if (q >= end) return MORE
-      if (bytes[q] === QUOTE) break
-      if (q - from > 30) return GIVE_UP
-      q++
+    let q = from + 20
+    // The canonical form first: its closing `"` 20 bytes on.
+    if (!(q < end && bytes[q] === QUOTE)) {
+      for (q = from; ; q++) {
+        if (q >= end) return MORE
+        if (bytes[q] === QUOTE) break
+        if (q - from > 30) return GIVE_UP
+      }
     }
     const n = q - from
     if (n < 20 || n > 30 || n === 21 || bytes[q - 1] !== 90 /* Z */) return GIVE_UP
-    if (bytes[from + 4] !== MINUS || bytes[from + 7] !== MINUS || bytes[from + 10] !== 84 /* T */ || bytes[from + 13] !== COLON || bytes[from + 16] !== COLON) return GIVE_UP
+    if (bytes[from + 10] !== 84 /* T */ || bytes[from + 13] !== COLON || bytes[from + 16] !== COLON) return GIVE_UP
     if (n > 20) {
       if (bytes[from + 19] !== DOT) return GIVE_UP
       for (let i = from + 20; i < q - 1; i++) if (bytes[i] !== 48) return GIVE_UP
     }
-    const y = digitsAt(bytes, from, 4)
-    const mo = digitsAt(bytes, from + 5, 2)
-    const d = digitsAt(bytes, from + 8, 2)
+    // The day: most rows repeat the previous row's `YYYY-MM-DD` (compared as words: 1,440 1m candles a day).
+    const day = this.#day
+    const w0 = view.getUint32(from, true)
+    const w1 = view.getUint32(from + 4, true)
+    const w2 = view.getUint16(from + 8, true)
+    if (w0 !== day.w0 || w1 !== day.w1 || w2 !== day.w2) {
+      if (bytes[from + 4] !== MINUS || bytes[from + 7] !== MINUS) return GIVE_UP
+      const y = digitsAt(bytes, from, 4)
+      const mo = digitsAt(bytes, from + 5, 2)
+      const d = digitsAt(bytes, from + 8, 2)
+      if (y < 0 || mo < 1 || mo > 12 || d < 1) return GIVE_UP
+      const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0
+      if (d > (mo === 2 && leap ? 29 : DAYS[mo - 1]!)) return GIVE_UP
+      day.w0 = w0
+      day.w1 = w1
+      day.w2 = w2
+      day.ms = daysFromCivil(y, mo, d) * 86_400_000
+    }
     const h = digitsAt(bytes, from + 11, 2)
     const mi = digitsAt(bytes, from + 14, 2)
     const s = digitsAt(bytes, from + 17, 2)
-    if (y < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59) return GIVE_UP
-    const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0
-    if (d > (mo === 2 && leap ? 29 : DAYS[mo - 1]!)) return GIVE_UP
-    this.#row.t = daysFromCivil(y, mo, d) * 86_400_000 + h * 3_600_000 + mi * 60_000 + s * 1000
+    if (h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59) return GIVE_UP
+    this.#row.t = day.ms + h * 3_600_000 + mi * 60_000 + s * 1000
     return q + 1
   }
 
