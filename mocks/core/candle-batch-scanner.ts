@@ -63,6 +63,9 @@ const CLOSE_BRACKET = 93
 const MINUS = 45
 const DOT = 46
 
+/** The most series a batch read as columns may hold (more: the text path). */
+const MAX_SERIES = 1000
+
 /** Returned by a read: the bytes so far end inside it (read it again once more arrived). */
 const MORE = -1
 /** Returned by a read: not the plain case. */
@@ -156,7 +159,7 @@ export class CandleBatchScanner {
         const next = this.#readRow(bytes, p, end)
         if (next === GIVE_UP) return this.#fail()
         if (next === MORE) break
-        this.#commit()
+        if (!this.#commit()) return this.#fail()
         this.#at = At.Row
         p = next
       }
@@ -391,8 +394,8 @@ export class CandleBatchScanner {
     return p
   }
 
-  /** Stores #row as row n: its numbers, its series and source (the previous row's when the same strings). */
-  #commit(): void {
+  /** Stores #row as row n: its numbers, its series and source (the previous row's when the same strings). False past MAX_SERIES series. */
+  #commit(): boolean {
     if (this.#n === this.#capacity) this.#grow()
     const i = this.#n++
     const row = this.#row
@@ -415,6 +418,8 @@ export class CandleBatchScanner {
       const key = JSON.stringify([exchange, interval, base, quote])
       s = this.#seriesKeys.get(key) ?? -1
       if (s < 0) {
+        // Columns per series pay for few series of many rows; a batch of many short series is objects' work.
+        if (this.#seriesNames.length === MAX_SERIES) return false
         s = this.#seriesNames.length
         this.#seriesNames.push({ exchange, interval, base, quote })
         this.#seriesKeys.set(key, s)
@@ -438,6 +443,7 @@ export class CandleBatchScanner {
       this.#lastSource = k
     }
     this.#source[i] = k
+    return true
   }
 
   #grow(): void {
@@ -493,9 +499,7 @@ function digitsAt(bytes: Uint8Array, p: number, n: number): number {
   return v
 }
 
-/** ASCII bytes as a string. */
-function ascii(bytes: Uint8Array, from: number, to: number): string {
-  let s = ''
-  for (let i = from; i < to; i++) s += String.fromCharCode(bytes[i]!)
-  return s
-}
+const DECODER = new TextDecoder()
+
+/** ASCII bytes as a string (a flat one, whatever its length). */
+const ascii = (bytes: Uint8Array, from: number, to: number): string => DECODER.decode(bytes.subarray(from, to))

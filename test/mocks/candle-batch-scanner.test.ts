@@ -161,6 +161,18 @@ describe('the candle batch scanner reads a body as JSON.parse does, or gives up'
     expect(scanPieces(body)).toBeUndefined()
   })
 
+  test('a batch of more than 1000 series is left to the text path (columns pay for few series of many rows)', () => {
+    const batch = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => plain({ exchange: `x${i}` })))
+    expect(scanPieces(batch(1000))).toHaveLength(1000)
+    expect(scanPieces(batch(1001))).toBeUndefined()
+  })
+
+  test('a long string value is read whole', () => {
+    const long = 'p'.repeat(200_000)
+    const runs = scanPieces(JSON.stringify([plain({ source_provider: long }), plain({ source_provider: long, close_ts: '2026-05-01T00:01:00Z' })]), [7, 100_000])!
+    expect(candlesOf(runs).map((c) => c.source_provider)).toEqual([long, long])
+  })
+
   test('a body changed anywhere is either given up or read as JSON.parse reads it (never otherwise)', () => {
     const edit = fc.record({ at: fc.nat(), char: fc.constantFrom('"', '\\', ',', ':', '{', '}', '[', ']', ' ', '0', '7', '-', '.', 'e', 'n', 'x', 'é', '\u0000'), kind: fc.constantFrom('insert', 'replace', 'delete') })
     fc.assert(
