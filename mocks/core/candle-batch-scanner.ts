@@ -11,8 +11,10 @@ import { daysFromCivil } from './fast-candle.js'
  * the object checks give. It judges no rule: the columns are checked (check-columns.ts) before
  * anything is stored.
  *
- * Rows are read whole or not at all: a row cut by the end of what arrived is read again from its
- * start when more bytes come, so the bytes may arrive split anywhere.
+ * It reads each chunk where it lies, with no copy of the body: a row cut by a chunk's end is kept
+ * (only its bytes) and read again from its start once the next chunk completes it, so the bytes may
+ * arrive split anywhere. Nothing it keeps points into an earlier chunk: the string a field repeats
+ * is compared with a copy of its bytes.
  */
 
 const FIELDS = ['exchange', 'interval', 'base', 'quote', 'close_ts', 'open', 'high', 'low', 'close', 'base_volume', 'quote_volume', 'source_provider', 'source_channel', 'flag'] as const
@@ -90,12 +92,18 @@ const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
 /** Where the array is: before `[`, after `[`, after a row, after a `,`, after `]`. */
 const At = { Start: 0, Open: 1, Row: 2, Comma: 3, End: 4 } as const
 
-/** The last string read for one field: the next row usually repeats it, found by comparing bytes. */
+/** The last string read for one field: the next row usually repeats it, found by comparing its bytes (and closing `"`) with a copy, a word at a time. */
 interface Interned {
-  from: number
+  /** Its length, -1 before the first. */
   length: number
+  /** Its bytes and the closing `"`, as words at `offsets` (when 4 bytes or more), and as bytes. */
+  offsets: Uint32Array
+  words: Uint32Array
+  bytes: Uint8Array
   value: string
 }
+
+const NO_STRING: Interned = { length: -1, offsets: new Uint32Array(0), words: new Uint32Array(0), bytes: new Uint8Array(0), value: '' }
 
 /**
  * What one row read, before it is committed. Numbers live in typed arrays only: a field of an object
@@ -113,8 +121,10 @@ class RowValues {
 /** Reads a candle batch's JSON bytes into columns as they arrive; see the file's comment. */
 export class CandleBatchScanner {
   #at: number = At.Start
-  #pos = 0
   #failed = false
+  /** The start of a row the last chunk cut, with what came after it so far: `#carry[0, #carried)`. */
+  #carry = new Uint8Array(0)
+  #carried = 0
   #n = 0
   #initialCapacity: number
   #capacity = 0
@@ -122,7 +132,7 @@ export class CandleBatchScanner {
   #numbers = Array.from({ length: 6 }, () => new Float64Array(0))
   #source = new Uint32Array(0)
   #series = new Uint32Array(0)
-  #interned: Interned[] = FIELDS.map(() => ({ from: 0, length: -1, value: '' }))
+  #interned: Interned[] = FIELDS.map(() => NO_STRING)
   #row = new RowValues()
   /** The last close_ts day read: its 10 bytes as three words, and its epoch ms (-1: none yet, no bytes read are). */
   #day = Float64Array.of(-1, -1, -1, 0)
@@ -145,17 +155,65 @@ export class CandleBatchScanner {
     return !this.#failed
   }
 
-  /**
-   * Reads the rows complete in `bytes[0, end)`. The same bytes come again with more after them:
-   * `bytes` is the buffer the body is read into (or a copy of it with the same first `end` bytes).
-   */
-  scan(bytes: Uint8Array, end: number): void {
+  /** Reads the next bytes of the body (a chunk is read where it lies, and may be reused once this returns). */
+  push(chunk: Uint8Array): void {
     if (this.#failed) return
-    if (this.#view?.buffer !== bytes.buffer || this.#view.byteOffset !== bytes.byteOffset) this.#view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-    let p = this.#pos
+    let from = 0
+    if (this.#carried > 0) {
+      from = this.#complete(chunk)
+      if (from < 0) return
+    }
+    const stop = this.#scan(chunk, from, chunk.length)
+    if (stop >= 0 && stop < chunk.length) this.#keep(chunk, stop, chunk.length)
+  }
+
+  /**
+   * Completes the carried row with the chunk's first bytes (more of them each time it is still cut):
+   * where the chunk's bytes go on after it, or -1 when the whole chunk went into the carry (or the
+   * body is not the plain case).
+   */
+  #complete(chunk: Uint8Array): number {
+    const carried = this.#carried
+    let taken = 0
+    for (;;) {
+      const more = Math.min(chunk.length - taken, Math.max(4096, this.#carried))
+      this.#keep(chunk, taken, taken + more)
+      taken += more
+      const stop = this.#scan(this.#carry, 0, this.#carried)
+      if (stop < 0) return -1
+      // Past the carried row: the chunk goes on from there (any row begun in the bytes taken is read again in place).
+      if (stop >= carried) {
+        this.#carried = 0
+        return stop - carried
+      }
+      if (taken === chunk.length) {
+        // Still cut: keep it from its start.
+        this.#carry.copyWithin(0, stop, this.#carried)
+        this.#carried -= stop
+        return -1
+      }
+    }
+  }
+
+  /** Appends `bytes[from, to)` to the carry (grown by doubling). */
+  #keep(bytes: Uint8Array, from: number, to: number): void {
+    const need = this.#carried + to - from
+    if (need > this.#carry.length) {
+      const grown = new Uint8Array(Math.max(need, 2 * this.#carry.length, 1024))
+      grown.set(this.#carry.subarray(0, this.#carried))
+      this.#carry = grown
+    }
+    this.#carry.set(bytes.subarray(from, to), this.#carried)
+    this.#carried = need
+  }
+
+  /** Reads the rows complete in `bytes[from, end)`: where it stopped (the start of a row cut at `end`, or `end`), or -1 when the body is not the plain case. */
+  #scan(bytes: Uint8Array, from: number, end: number): number {
+    this.#view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    let p = from
     for (;;) {
       while (p < end && isSpace(bytes[p]!)) p++
-      if (p >= end) break
+      if (p >= end) return p
       const b = bytes[p]!
       if (this.#at === At.Start) {
         if (b !== OPEN_BRACKET) return this.#fail()
@@ -175,18 +233,17 @@ export class CandleBatchScanner {
         let next = this.#readStringifiedRow(bytes, p, end)
         if (next === NOT_STRINGIFIED) next = this.#readRow(bytes, p, end)
         if (next === GIVE_UP) return this.#fail()
-        if (next === MORE) break
+        if (next === MORE) return p
         if (!this.#commit()) return this.#fail()
         this.#at = At.Row
         p = next
       }
     }
-    this.#pos = p
   }
 
-  /** The batch as runs of one series each (ascending or not: the columns' check judges), or undefined when it is not the plain case. Call once every byte was scanned. */
+  /** The batch as runs of one series each (ascending or not: the columns' check judges), or undefined when it is not the plain case. Call once every byte was pushed. */
   finish(): ExchangeColumns[] | undefined {
-    if (this.#failed || this.#at !== At.End || this.#n === 0) return undefined
+    if (this.#failed || this.#at !== At.End || this.#n === 0 || this.#carried > 0) return undefined
     const n = this.#n
     const series = this.#seriesNames
     const [open, high, low, close, baseVolume, quoteVolume] = this.#numbers as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array]
@@ -222,8 +279,9 @@ export class CandleBatchScanner {
     return runs
   }
 
-  #fail(): void {
+  #fail(): -1 {
     this.#failed = true
+    return -1
   }
 
   /**
@@ -320,11 +378,11 @@ export class CandleBatchScanner {
     if (bytes[p] !== QUOTE) return GIVE_UP
     p++
     const last = this.#interned[field]!
-    const n = last.length
+    const n = last.length + 1
     let value: string
-    if (n >= 0 && p + n < end && sameRange(bytes, view, last.from, p, n + 1)) {
+    if (n > 0 && p + n <= end && (n >= 4 ? sameWords(view, p, last.offsets, last.words) : sameBytes(bytes, p, last.bytes))) {
       value = last.value
-      p += n + 1
+      p += n
     } else {
       const from = p
       for (;;) {
@@ -335,9 +393,8 @@ export class CandleBatchScanner {
         p++
       }
       value = ascii(bytes, from, p)
-      last.from = from
-      last.length = p - from
-      last.value = value
+      // A copy (Uint8Array.from: a Buffer's slice() is a view into the chunk).
+      this.#interned[field] = internedOf(Uint8Array.from(bytes.subarray(from, p + 1)), value)
       p++
     }
     if (field === FLAG) this.#row.flag = value
@@ -516,19 +573,22 @@ function matchKey(bytes: Uint8Array, p: number, end: number, field: number): num
 }
 
 /** Whether the words of `view` at `p` + each offset are `words`. */
-function sameWords(view: DataView, p: number, offsets: readonly number[], words: readonly number[]): boolean {
+function sameWords(view: DataView, p: number, offsets: ArrayLike<number>, words: ArrayLike<number>): boolean {
   for (let i = 0; i < offsets.length; i++) if (view.getUint32(p + offsets[i]!, true) !== words[i]) return false
   return true
 }
 
-/** Whether the `n` bytes at `a` and at `b` are the same (a word at a time from 4 bytes on). */
-function sameRange(bytes: Uint8Array, view: DataView, a: number, b: number, n: number): boolean {
-  if (n < 4) {
-    for (let i = 0; i < n; i++) if (bytes[a + i] !== bytes[b + i]) return false
-    return true
-  }
-  for (let i = 0; i + 4 < n; i += 4) if (view.getUint32(a + i, true) !== view.getUint32(b + i, true)) return false
-  return view.getUint32(a + n - 4, true) === view.getUint32(b + n - 4, true)
+/** Whether `bytes` at `p` starts with `expected`. */
+function sameBytes(bytes: Uint8Array, p: number, expected: Uint8Array): boolean {
+  for (let i = 0; i < expected.length; i++) if (bytes[p + i] !== expected[i]) return false
+  return true
+}
+
+/** A string value to compare the next rows' with: `bytes` its bytes and closing `"` (a copy). */
+function internedOf(bytes: Uint8Array, value: string): Interned {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const offsets = Uint32Array.from(bytes.length >= 4 ? wordOffsets(bytes.length) : [])
+  return { length: bytes.length - 1, offsets, words: offsets.map((o) => view.getUint32(o, true)), bytes, value }
 }
 
 /** The number written by `n` digits at `p`, or -1 when one is not a digit. */
@@ -558,6 +618,7 @@ const KEEP_CLASSES = (() => {
     `{"exchange":"e","interval":"1m","base":"A","quote":"B","close_ts":"${close_ts}","open":1,"high":1.5,"low":0.5,"close":1,"base_volume":2,"quote_volume":2,"source_provider":"p","source_channel":"c","flag":${JSON.stringify(flag)}}`
   const bytes = Uint8Array.from(`[${row('2026-01-01T00:00:00Z', null)},${row('2026-01-01T00:01:00.000Z', 'x')}]`, (c) => c.charCodeAt(0))
   const scanner = new CandleBatchScanner(bytes.length)
-  scanner.scan(bytes, bytes.length)
+  scanner.push(bytes.subarray(0, 200))
+  scanner.push(bytes.subarray(200))
   return { scanner, runs: scanner.finish() }
 })()

@@ -77,35 +77,38 @@ function send(res: ServerResponse, answer: MockResponse, pool: BytePool, open?: 
 const tooLarge = (method: string, path: string, limit: number) =>
   json(413, { detail: `Request body too large: ${method} ${path} takes at most ${limit} bytes (${limit >= 1 << 20 ? `${limit / (1 << 20)} MiB` : `${limit / 1024} KiB`})` })
 
+/** A request body as read: its bytes, joined on demand. */
+interface ReadBody {
+  bytes(): Buffer
+}
+
 /**
  * Reads a control request's body, or undefined past `limit` bytes: the bytes are counted as they
  * arrive, and past the limit nothing more is kept (the rest is drained and dropped, so the answer
- * still reaches the client). A `scanner` reads the bytes as they arrive (`POST /_mock/data/candles`:
- * the JSON work overlaps the receipt).
+ * still reaches the client). A `scanner` reads each chunk as it arrives (`POST /_mock/data/candles`:
+ * the JSON work overlaps the receipt), and the chunks are joined only if the route asks for the text.
  */
-function readBody(req: IncomingMessage, limit: number, scanner?: CandleBatchScanner): Promise<Buffer | undefined> {
+function readBody(req: IncomingMessage, limit: number, scanner?: CandleBatchScanner): Promise<ReadBody | undefined> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'])
     if (declared > limit) {
       req.resume()
       return resolve(undefined)
     }
-    // A declared length (Node's parser holds the body to it): the bytes go straight into one buffer
-    // of that size as they arrive, no list of chunks to join at the end.
-    let whole = Number.isSafeInteger(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : undefined
+    // A declared length (Node's parser holds the body to it) and no scanner: the bytes go straight
+    // into one buffer of that size as they arrive, no list of chunks to join at the end.
+    let whole = !scanner && Number.isSafeInteger(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : undefined
     const chunks: Buffer[] = []
     let size = 0
     const onData = (chunk: Buffer) => {
       if (size + chunk.length <= limit) {
-        if (whole && size + chunk.length <= whole.length) {
-          chunk.copy(whole, size)
-          size += chunk.length
-          scanner?.scan(whole, size)
-          return
+        scanner?.push(chunk)
+        if (whole && size + chunk.length <= whole.length) chunk.copy(whole, size)
+        else {
+          // More than declared (not from Node's parser), or read by the scanner: kept as chunks.
+          if (whole) chunks.push(whole.subarray(0, size)), (whole = undefined)
+          chunks.push(chunk)
         }
-        // More than declared (not from Node's parser): kept as chunks, joined at the end.
-        if (whole) chunks.push(whole.subarray(0, size)), (whole = undefined)
-        chunks.push(chunk)
         size += chunk.length
         return
       }
@@ -118,11 +121,8 @@ function readBody(req: IncomingMessage, limit: number, scanner?: CandleBatchScan
     }
     req.on('data', onData)
     req.once('end', () => {
-      if (whole) return resolve(whole.subarray(0, size))
-      const bytes = Buffer.concat(chunks)
-      // Joined only now: the scanner reads them whole (the same first bytes as the buffer it had).
-      scanner?.scan(bytes, bytes.length)
-      resolve(bytes)
+      const done = whole
+      resolve({ bytes: () => (done ? done.subarray(0, size) : Buffer.concat(chunks, size)) })
     })
     req.once('error', reject)
   })
@@ -142,11 +142,11 @@ async function controlEndpoint(service: MockService, gate: ControlGate, req: Inc
   const limit = bodyLimitOf(method, path)
   if (req && limit !== undefined) {
     const scanner = scansCandles(method, path) ? new CandleBatchScanner(Number(req.headers['content-length']) || 0) : undefined
-    const bytes = await readBody(req, limit, scanner)
-    if (bytes === undefined) return tooLarge(method, path, limit)
+    const read = await readBody(req, limit, scanner)
+    if (read === undefined) return tooLarge(method, path, limit)
     // The text is decoded only when the route needs it: not for a batch the scanner read whole.
-    if (scanner) candles = { runs: scanner.finish(), text: () => bytes.toString('utf8') }
-    else body = bytes.toString('utf8')
+    if (scanner) candles = { runs: scanner.finish(), text: () => read.bytes().toString('utf8') }
+    else body = read.bytes().toString('utf8')
   }
   return handleControl(service, { method, path, query, body, signal, candles })
 }
