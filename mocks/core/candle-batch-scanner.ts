@@ -107,9 +107,9 @@ const NO_STRING: Interned = { length: -1, offsets: new Uint32Array(0), words: ne
 
 /**
  * What one row read, before it is committed. Numbers live in typed arrays only: a field of an object
- * that goes from a small integer to a double changes the object's hidden class, and optimized code
- * that embeds a class only this request's objects keep alive is thrown away by the next full GC (the
- * next request's scan then ran at half speed).
+ * that goes from a small integer to a double gives the object a new hidden class, which only this
+ * request's objects keep alive, and the next full GC threw away the optimized code that embedded it
+ * (the next request's scan then ran at half speed while V8 optimized it again).
  */
 class RowValues {
   strings: string[] = FIELDS.map(() => '')
@@ -606,19 +606,3 @@ const DECODER = new TextDecoder()
 
 /** ASCII bytes as a string (a flat one, whatever its length). */
 const ascii = (bytes: Uint8Array, from: number, to: number): string => DECODER.decode(bytes.subarray(from, to))
-
-/**
- * A scanner that stays alive, run once over a small batch: while one object of each hidden class the
- * scanner's code works with lives, a full GC keeps those classes, and the optimized code that embeds
- * them stays valid. With only a request's own objects holding them, the GC after each request freed
- * them and threw the code away, and each next batch was read at half speed while V8 optimized again.
- */
-const KEEP_CLASSES = (() => {
-  const row = (close_ts: string, flag: string | null) =>
-    `{"exchange":"e","interval":"1m","base":"A","quote":"B","close_ts":"${close_ts}","open":1,"high":1.5,"low":0.5,"close":1,"base_volume":2,"quote_volume":2,"source_provider":"p","source_channel":"c","flag":${JSON.stringify(flag)}}`
-  const bytes = Uint8Array.from(`[${row('2026-01-01T00:00:00Z', null)},${row('2026-01-01T00:01:00.000Z', 'x')}]`, (c) => c.charCodeAt(0))
-  const scanner = new CandleBatchScanner(bytes.length)
-  scanner.push(bytes.subarray(0, 200))
-  scanner.push(bytes.subarray(200))
-  return { scanner, runs: scanner.finish() }
-})()
