@@ -5,6 +5,7 @@ import { DataError } from './data-error.js'
 import { dataIssuesToValidation, type IssueSource } from './data-issues.js'
 import { notAnArray, notAnObject, parseJsonBody } from './json-body.js'
 import { invalid, json } from './respond.js'
+import { putCandleColumns } from './service-data.js'
 import type { ControlRoute } from './control-route.js'
 import type { MockService } from './service.js'
 import type { MockResponse } from './types.js'
@@ -129,7 +130,14 @@ async function putKey(service: MockService, text: string, _query: string, _signa
 /** The routes with fixed paths. */
 export const DATA_ROUTES: Record<string, ControlRoute> = {
   '/_mock/data/candles': {
-    POST: (service, text) => {
+    POST: (service, text, _query, _signal, _param, scanned) => {
+      if (scanned) {
+        // Read as columns while it arrived: stored so when every rule holds; else (or when a row was
+        // not plain) the text takes the object path below, whose 422 names every bad row.
+        const done = scanned.runs && putCandleColumns(service.data, scanned.runs)
+        if (done) return changed(done)
+        text = scanned.text()
+      }
       const parsed = parseJsonBody(text)
       if ('error' in parsed) return parsed.error
       const refused = notAnArray(parsed.value)

@@ -222,6 +222,39 @@ describe('arranging data over HTTP: /_mock/data, /_mock/keys, /_mock/plans', () 
     expect(res.json).toEqual({ candles: 100_000 })
   }, 60_000)
 
+  test.each([
+    ['with a Content-Length', true],
+    ['chunked (no Content-Length)', false],
+  ])('a batch that arrives in pieces (%s) is applied exactly as one parse: the same answer and the same candles served', async (_name, declared) => {
+    const first = Date.parse('2026-05-01T00:00:00Z')
+    const batch = Array.from({ length: 3000 }, (_, i) => ({ ...candle(new Date(first + i * 60_000).toISOString(), { source_provider: i % 5 ? 'test' : 'other', flag: i % 7 ? null : 'outlier' }), interval: '1m' }))
+    const bytes = Buffer.from(JSON.stringify(batch))
+    // Pieces of 1 to ~4000 bytes, each written after the last left: the server reads them as they come.
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const headers = declared ? { 'content-length': String(bytes.length) } : { 'transfer-encoding': 'chunked' }
+      const req = request(`${server.url}/_sessions/pieces/_mock/data/candles`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
+        let body = ''
+        res.setEncoding('utf8')
+        res.on('data', (d: string) => (body += d))
+        res.on('end', () => resolve({ status: res.statusCode!, body }))
+      })
+      req.on('error', reject)
+      let at = 0
+      let n = 0
+      const next = () => {
+        if (at >= bytes.length) return void req.end()
+        const size = 1 + ((n++ * 7919) % 4001)
+        req.write(bytes.subarray(at, (at += size)), () => setImmediate(next))
+      }
+      next()
+    })
+    expect(answer).toEqual({ status: 200, body: JSON.stringify({ candles: 3000 }) })
+    const reference = server.service.session('reference')
+    reference.data.putCandles(batch)
+    const page = (session: string, start: string) => get(`/v1/exchange_ohlcv?exchange=bitstamp&interval=1m&base=BTC&quote=USD&start=${start}&limit=1000`, `/_sessions/${session}`)
+    for (const start of ['2026-04-30T23:00:00Z', '2026-05-01T16:00:00Z', '2026-05-02T01:00:00Z']) expect(await page('pieces', start)).toEqual(await page('reference', start))
+  }, 60_000)
+
   test('a body over MAX_DATA_BODY is a 413 with a JSON detail, and nothing changes; other data routes keep the 64 KiB limit', async () => {
     const before = await hours()
     const row = JSON.stringify(candle('2026-05-01T10:00:00Z', { close: 101 }))
