@@ -93,7 +93,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // Two cores, and files that wait beside files that compute: see LONG_FIRST.
-    maxWorkers: 4,
+    maxWorkers: 6,
     sequence: { sequencer: LongFirstSequencer },
     projects: [
       { extends: true, test: { name: 'isolated', include: ISOLATED, exclude: [...configDefaults.exclude] } },
