@@ -11,8 +11,9 @@ let server: RunningMockServer
 let dir: string
 let env: Record<string, string>
 
-// 2 pairs × 8,761 1h candles: 18 pages, about 2 s at 10 requests/s; long enough to interrupt.
-const RANGE = ['--interval', '1h', '--start', '2024-01-01', '--end', '2024-12-31']
+// 2 pairs × 4,345 1h candles: 10 pages, about 1 s at 10 requests/s. The interrupted runs are paced
+// at 4 a second (about 2.5 s), so the signal comes well before the last page.
+const RANGE = ['--interval', '1h', '--start', '2024-01-01', '--end', '2024-06-30']
 const PAIRS = ['--exchange', 'bitstamp', '--pair', 'BTC/USD', '--pair', 'ETH/USD']
 
 beforeAll(async () => {
@@ -52,7 +53,7 @@ function read(path: string, ext: string): string[] {
 
 /** Starts the export and waits until it has written at least one page (a progress line says so). */
 async function startAndWaitForData(out: string) {
-  const cli = startCli(['export', ...PAIRS, ...RANGE, '--out', out, '--progress-interval', '0.1'], env)
+  const cli = startCli(['export', ...PAIRS, ...RANGE, '--rate-limit', '4', '--out', out, '--progress-interval', '0.1'], env)
   await waitFor(() => /: [1-9]\d* ?\/?\d* candles/.test(cli.output().stderr) || cli.child.exitCode !== null, 15_000, 'a first page')
   return cli
 }
