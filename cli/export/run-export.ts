@@ -7,6 +7,7 @@ import { ExportError } from './export-error.js'
 import { describeFailure, keptNote } from './describe-failure.js'
 import { httpFetch } from './http-fetch.js'
 import { MOCK_KEY, startEmbeddedService } from './embedded-service.js'
+import { useOutputThread } from './output-thread-choice.js'
 import { followAll, trackLastWritten } from './follow.js'
 import { scaledServiceClock } from './scaled-service-clock.js'
 import { RequestMeter, followReporter, plainReporter, silentReporter, ttyReporter, type ProgressReporter, type ReporterContext } from './progress/index.js'
@@ -215,9 +216,10 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
     // With --resample the output holds the series at the target interval.
     const stored = args.resample === undefined ? planned : planned.map((s) => ({ ...s, interval: args.resample! }))
     const sinkOptions = { pgSchema: args.pgSchema, partRows: args.partRows, env: io.env, note: (text: string) => reporter.note(text) }
-    // A file or a database is written on a thread of its own (stdout stays here, with its back-pressure).
+    // A file or a database is written on a thread of its own (stdout stays here, with its back-pressure),
+    // unless the history is short (output-thread-choice.ts).
     sink =
-      args.out !== '-' && io.sinkThread !== false
+      io.sinkThread !== false && useOutputThread(args, planned)
         ? await openThreadedSink(args.out, args.format, args.kind, stored, sinkOptions)
         : await openSink(args.out, args.format, args.kind, stored, io.stdout, sinkOptions)
     const opened = sink
