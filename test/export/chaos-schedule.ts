@@ -5,17 +5,7 @@
  * replays the same schedule (the timing on a loaded machine still varies).
  */
 
-/** mulberry32: a small seeded generator of floats in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { seededRandom } from '../../mocks/core/seeded-random.js'
 
 /** The seed of a chaos run: CHAOS_SEED, or a random one (printed by the caller). */
 export function chaosSeed(env: NodeJS.ProcessEnv = process.env): number {

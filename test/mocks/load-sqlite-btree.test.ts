@@ -14,6 +14,7 @@ import { numberOf } from '../../mocks/data/export-files/sqlite-record.js'
 import { readSqliteColumns, readSqliteColumnsByQuery } from '../../mocks/data/export-files/read-sqlite-columns.js'
 import { AGGREGATED_TABLE, EXCHANGE_TABLE } from '../../mocks/data/export-files/sqlite-tables.js'
 import { runCli } from '../export/run-cli.js'
+import { seededRandom } from '../../mocks/core/seeded-random.js'
 
 /*
  * load()'s direct reader of an export's SQLite file (read-sqlite-btree.ts) against node:sqlite's
@@ -44,18 +45,6 @@ beforeAll(async () => {
 afterAll(() => {
   if (process.env.KEEP_DIR === undefined) rmSync(dir, { recursive: true, force: true })
 })
-
-/** A seeded generator (mulberry32): the same files on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 type Row = [string, string, string, string, string, number, number, number, number, number, number, string, string, string | null]
 
@@ -109,7 +98,7 @@ function series(next: () => number, key: [string, string, string, string], count
 
 /** Many series: names of one byte, of several UTF-8 bytes, of more than 57 bytes (a two-byte serial type), cases apart, an interval the service does not know. */
 function manySeries(seed: number): Row[] {
-  const next = random(seed)
+  const next = seededRandom(seed)
   const exchanges = ['bitstamp', 'kraken', 'A', 'a', 'ünïcødé-börse', 'x'.repeat(70)]
   const intervals = ['1m', '1h', '1d', '7x']
   const rows: Row[] = []
@@ -177,7 +166,7 @@ describe('the direct reader of an export SQLite file gives exactly the columns n
   })
 
   test('page sizes 4096 and 65536, a rollback-journal file, one big series over interior pages', () => {
-    const next = random(7)
+    const next = seededRandom(7)
     const big = series(next, ['bitstamp', '1m', 'BTC', 'USD'], 30_000)
     const around = [...series(next, ['a', '1h', 'BTC', 'USD'], 50), ...big, ...series(next, ['bitstamp', '1m', 'BTC', 'USDT'], 20)]
     for (const pageSize of [4096, 65536]) expectSameAsQuery(build(`big-${pageSize}.sqlite`, around, { pageSize }))
@@ -282,7 +271,7 @@ describe('the direct reader steps aside (undefined) for anything not exactly as 
 
 describe('a corrupt file: the direct reader never throws nor hangs; load gives a clear error or a result', () => {
   test('random bytes overwritten in its pages (seeded, at most 8 bytes a file)', async () => {
-    const next = random(12)
+    const next = seededRandom(12)
     const rows = [...series(next, ['bitstamp', '1h', 'BTC', 'USD'], 3000), ...series(next, ['kraken', '1d', 'ETH', 'EUR'], 500)]
     const good = build('good.sqlite', rows, { pageSize: 4096 })
     const size = statSync(good).size
