@@ -289,14 +289,7 @@ export class CandleBatchScanner {
       if (!(p + token.length <= end && sameWords(view, p, token.offsets, token.words))) return NOT_STRINGIFIED
       p += token.length
       if (p >= end) return MORE
-      if (field === CLOSE_TS) p = this.#readCloseTs(bytes, view, p, end)
-      else if (field >= OPEN && field <= QUOTE_VOLUME) p = this.#readNumber(bytes, p, end, field)
-      else if (field === FLAG && bytes[p] === 110 /* n */) {
-        if (p + 4 > end) return MORE
-        if (bytes[p + 1] !== 117 || bytes[p + 2] !== 108 || bytes[p + 3] !== 108) return GIVE_UP
-        this.#row.flag = null
-        p += 4
-      } else p = this.#readString(bytes, view, p, end, field)
+      p = this.#readValue(bytes, view, p, end, field)
       // (Whitespace before a value, say: #readRow judges.)
       if (p < 0) return p === MORE ? MORE : NOT_STRINGIFIED
     }
@@ -307,7 +300,6 @@ export class CandleBatchScanner {
   /** Reads the object at `p` (a `{`) into #row: the position after its `}`, MORE or GIVE_UP. */
   #readRow(bytes: Uint8Array, p: number, end: number): number {
     const view = this.#view!
-    const row = this.#row
     let seen = 0
     let expected = 0
     p++
@@ -348,16 +340,7 @@ export class CandleBatchScanner {
       expected = field + 1 === FIELDS.length ? 0 : field + 1
       while (p < end && isSpace(bytes[p]!)) p++
       if (p >= end) return MORE
-      if (field === CLOSE_TS) p = this.#readCloseTs(bytes, view, p, end)
-      else if (field >= OPEN && field <= QUOTE_VOLUME) p = this.#readNumber(bytes, p, end, field)
-      else if (field === FLAG && bytes[p] === 110 /* n */) {
-        if (p + 4 > end) return MORE
-        if (bytes[p + 1] !== 117 || bytes[p + 2] !== 108 || bytes[p + 3] !== 108) return GIVE_UP
-        row.flag = null
-        p += 4
-      } else {
-        p = this.#readString(bytes, view, p, end, field)
-      }
+      p = this.#readValue(bytes, view, p, end, field)
       if (p < 0) return p
       while (p < end && isSpace(bytes[p]!)) p++
       if (p >= end) return MORE
@@ -365,6 +348,19 @@ export class CandleBatchScanner {
       if (b === CLOSE_BRACE) return seen === ALL_FIELDS ? p : GIVE_UP
       if (b !== COMMA) return GIVE_UP
     }
+  }
+
+  /** The value of `field` at `p` (no whitespace before it) into #row: the position after it, MORE or GIVE_UP. */
+  #readValue(bytes: Uint8Array, view: DataView, p: number, end: number, field: number): number {
+    if (field === CLOSE_TS) return this.#readCloseTs(bytes, view, p, end)
+    if (field >= OPEN && field <= QUOTE_VOLUME) return this.#readNumber(bytes, p, end, field)
+    if (field === FLAG && bytes[p] === 110 /* n */) {
+      if (p + 4 > end) return MORE
+      if (bytes[p + 1] !== 117 || bytes[p + 2] !== 108 || bytes[p + 3] !== 108) return GIVE_UP
+      this.#row.flag = null
+      return p + 4
+    }
+    return this.#readString(bytes, view, p, end, field)
   }
 
   /** A string value at `p` (its `"`): ASCII, no escapes; the field's previous value when the bytes repeat it (with its closing `"`). */
