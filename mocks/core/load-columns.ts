@@ -1,10 +1,9 @@
-import type { ExchangeCandle, KnownInterval } from '../../src/schemas/index.js'
 import type { ExchangeColumns } from '../data/exchange-columns.js'
 import { derivedCatalog } from '../data/export-files/derived-catalog.js'
 import type { OverlayStore } from '../data/overlay-store.js'
-import { putColumns } from '../data/series-edit.js'
 import { columnsPass } from './check-columns.js'
 import type { DataChange } from './data-control.js'
+import { putRuns } from './put-runs.js'
 
 /**
  * `load` of runs read as columns: the catalog the data names, every rule over the columns, then
@@ -20,12 +19,5 @@ export function loadColumns(runs: readonly ExchangeColumns[], overlay: OverlaySt
   if (!columnsPass(runs, { exchange: (name) => exchanges.get(name) ?? overlay.exchange(name), hasAsset: (t) => tickers.has(t) || overlay.hasAsset(t) })) return undefined
   for (const e of derived.exchanges) overlay.putExchange(e)
   for (const a of derived.assets) overlay.putAsset(a)
-  let count = 0
-  // columnsPass knew every interval.
-  for (const run of runs) {
-    putColumns<ExchangeCandle>(overlay.exchangeEdit(run.exchange, run.interval as KnownInterval, run.base, run.quote), run)
-    count += run.length
-  }
-  overlay.changed()
-  return { candles: count }
+  return putRuns(runs, overlay)
 }

@@ -1,13 +1,14 @@
-import { INTERVAL_MS, assetSchema, exchangeSchema, type AggregatedCandle, type ExchangeCandle, type KnownInterval } from '../../src/schemas/index.js'
+import { INTERVAL_MS, assetSchema, exchangeSchema, type AggregatedCandle, type ExchangeCandle } from '../../src/schemas/index.js'
 import { candleModel } from '../data/candle-model.js'
 import { mapKey } from '../data/map-key.js'
 import type { ExchangeColumns } from '../data/exchange-columns.js'
 import type { OverlayStore } from '../data/overlay-store.js'
 import { proceduralSeries } from '../data/procedural-series.js'
-import { paveSegment, putColumns, putPoints } from '../data/series-edit.js'
+import { paveSegment, putPoints } from '../data/series-edit.js'
 import { countIn } from '../data/series.js'
 import { checkCandles, issueOf, type CheckedBatch } from './check-candles.js'
 import { columnsPass } from './check-columns.js'
+import { putRuns } from './put-runs.js'
 import { checkSelector, checkSpec } from './check-spec.js'
 import type { ArrangedCandle, DataChange, DataControl, DataIssue } from './data-control.js'
 import { DataError } from './data-error.js'
@@ -133,14 +134,7 @@ export function createDataControl(host: DataHost): DataControl {
   }
   columnPuts.set(dataControl, (runs) => {
     if (!columnsPass(runs, overlay)) return undefined
-    let count = 0
-    // columnsPass knew every interval.
-    for (const run of runs) {
-      putColumns<ExchangeCandle>(overlay.exchangeEdit(run.exchange, run.interval as KnownInterval, run.base, run.quote), run)
-      count += run.length
-    }
-    overlay.changed()
-    return { candles: count }
+    return putRuns(runs, overlay)
   })
   return dataControl
 }
