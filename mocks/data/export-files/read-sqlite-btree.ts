@@ -203,16 +203,7 @@ class ExchangeTreeReader {
     const keyStart = headerEnd
     const keyLength = offsets[4]! - keyStart
     const keyTypes = this.keyTypes
-    let same = keyLength === this.keyLength && types[0] === keyTypes[0] && types[1] === keyTypes[1] && types[2] === keyTypes[2] && types[3] === keyTypes[3]
-    if (same) {
-      const key = this.key
-      for (let i = 0; i < keyLength; i++) {
-        if (b[keyStart + i] !== key[i]) {
-          same = false
-          break
-        }
-      }
-    }
+    const same = keyLength === this.keyLength && types[0] === keyTypes[0] && types[1] === keyTypes[1] && types[2] === keyTypes[2] && types[3] === keyTypes[3] && sameBytes(b, keyStart, this.key, keyLength)
     if (types[4] !== CLOSE_TS_TYPE) throw new NotAsExpected()
     const t = this.times.of(b, offsets[4]!)
     if (!same) this.startSeries(b, keyStart, keyLength, t)
@@ -230,16 +221,7 @@ class ExchangeTreeReader {
     const sourceStart = offsets[11]!
     const sourceLength = recordEnd - sourceStart
     const sourceTypes = this.sourceTypes
-    let sameSource = sourceLength === this.sourceLength && types[11] === sourceTypes[0] && types[12] === sourceTypes[1] && types[13] === sourceTypes[2]
-    if (sameSource) {
-      const bytes = this.sourceBytes
-      for (let i = 0; i < sourceLength; i++) {
-        if (b[sourceStart + i] !== bytes[i]) {
-          sameSource = false
-          break
-        }
-      }
-    }
+    const sameSource = sourceLength === this.sourceLength && types[11] === sourceTypes[0] && types[12] === sourceTypes[1] && types[13] === sourceTypes[2] && sameBytes(b, sourceStart, this.sourceBytes, sourceLength)
     if (!sameSource) this.newSource(b, sourceStart, sourceLength)
     this.run!.push(t, o, h, l, c, bv, qv, this.source)
   }
@@ -398,4 +380,10 @@ function compareKeys(b: Uint8Array, start: number, types: Int32Array, key: Uint8
     c += m
   }
   return 0
+}
+
+/** Whether `length` bytes of `b` from `start` are those kept from the last row. */
+function sameBytes(b: Uint8Array, start: number, kept: Uint8Array, length: number): boolean {
+  for (let i = 0; i < length; i++) if (b[start + i] !== kept[i]) return false
+  return true
 }
