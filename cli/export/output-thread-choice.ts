@@ -1,6 +1,5 @@
 import type { ExportArgs } from './args.js'
-import { intervalMs } from './intervals.js'
-import type { Series } from './series.js'
+import { rangeOf, type Series } from './series.js'
 
 /**
  * Below this many candles a file output is written on the export's own thread. The output thread
@@ -9,16 +8,10 @@ import type { Series } from './series.js'
  */
 export const OUTPUT_THREAD_MIN_CANDLES = 20_000
 
-/** At most how many candles the series hold within the range, from the catalog's coverage. */
-export function plannedCandles(series: readonly Series[], start: number | undefined, end: number | undefined): number {
+/** At most how many candles the series hold within the range: their ranges' expected counts (series.ts). */
+export function plannedCandles(series: readonly Series[], args: Pick<ExportArgs, 'start' | 'end'>): number {
   let total = 0
-  for (const s of series) {
-    const step = intervalMs(s.interval)
-    const from = Math.max(s.first, start ?? -Infinity)
-    const to = Math.min(s.last, end ?? Infinity)
-    if (step === undefined || !Number.isFinite(from) || !Number.isFinite(to)) return Infinity
-    if (to >= from) total += Math.floor((to - from) / step) + 1
-  }
+  for (const s of series) total += rangeOf(s, args, undefined).expected ?? Infinity
   return total
 }
 
@@ -30,5 +23,5 @@ export function plannedCandles(series: readonly Series[], start: number | undefi
 export function useOutputThread(args: Pick<ExportArgs, 'out' | 'follow' | 'format' | 'start' | 'end'>, planned: readonly Series[]): boolean {
   if (args.out === '-') return false
   if (args.follow || args.format === 'postgres') return true
-  return plannedCandles(planned, args.start, args.end) >= OUTPUT_THREAD_MIN_CANDLES
+  return plannedCandles(planned, args) >= OUTPUT_THREAD_MIN_CANDLES
 }

@@ -4,18 +4,20 @@ import type { Series } from '../../cli/export/series.js'
 
 const H = 3_600_000
 const T0 = Date.parse('2024-01-01T00:00:00Z')
+/** No --start, no --end. */
+const ALL = { start: undefined, end: undefined }
 const hourly = (first: number, last: number, base = 'BTC'): Series => ({ kind: 'exchange', source: 'bitstamp', interval: '1h', base, quote: 'USD', first, last })
 
 describe('export: which outputs get a thread of their own', () => {
   test('the candles planned are those of the catalog coverage within --start/--end, inclusive, per series', () => {
     const a = hourly(T0, T0 + 99 * H)
     const b = hourly(T0 + 50 * H, T0 + 199 * H, 'ETH')
-    expect(plannedCandles([a], undefined, undefined)).toBe(100)
-    expect(plannedCandles([a, b], T0 + 10 * H, T0 + 59 * H)).toBe(50 + 10)
+    expect(plannedCandles([a], ALL)).toBe(100)
+    expect(plannedCandles([a, b], { start: T0 + 10 * H, end: T0 + 59 * H })).toBe(50 + 10)
     // a range outside a series' coverage adds nothing
-    expect(plannedCandles([a], T0 + 500 * H, undefined)).toBe(0)
+    expect(plannedCandles([a], { ...ALL, start: T0 + 500 * H })).toBe(0)
     // an interval it does not know: counted as unbounded (a thread)
-    expect(plannedCandles([{ ...a, interval: '7x' }], undefined, undefined)).toBe(Infinity)
+    expect(plannedCandles([{ ...a, interval: '7x' }], ALL)).toBe(Infinity)
   })
 
   test('a short history into a file is written on the export thread; a long one, a follow, PostgreSQL get the output thread; stdout never', () => {
