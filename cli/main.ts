@@ -15,9 +15,10 @@ interface Command {
 }
 
 /*
- * Each command's code is imported when it is chosen: `export` runs in a worker, so its main thread
- * needs only the worker's starter, and no command pays for another's modules (the conformance
- * command's ajv, the service's, the export's). A usage text is read only after a usage error.
+ * Each command's code is imported when it is chosen: a long `export` runs in a worker, so its main
+ * thread needs only the worker's starter and the arguments, and no command pays for another's
+ * modules (the conformance command's ajv, the service's, the export's). A usage text is read only
+ * after a usage error.
  */
 const COMMANDS: Record<string, Command> = {
   serve: {
@@ -25,7 +26,7 @@ const COMMANDS: Record<string, Command> = {
     usage: async () => (await import('./serve/args.js')).SERVE_USAGE,
   },
   export: {
-    run: async (argv) => (await import('./export/run-in-worker.js')).runExportInWorker(argv),
+    run: async (argv) => (await import('./export/run-command.js')).runExportCommand(argv),
     usage: async () => (await import('./export/args.js')).EXPORT_USAGE,
   },
   conformance: {

@@ -7,7 +7,7 @@ import { ExportError } from './export-error.js'
 import { describeFailure, keptNote } from './describe-failure.js'
 import { httpFetch } from './http-fetch.js'
 import { MOCK_KEY, startEmbeddedService } from './embedded-service.js'
-import { useOutputThread } from './output-thread-choice.js'
+import { useOutputThread } from './thread-choice.js'
 import { followAll, trackLastWritten } from './follow.js'
 import { scaledServiceClock } from './scaled-service-clock.js'
 import { RequestMeter, followReporter, plainReporter, silentReporter, ttyReporter, type ProgressReporter, type ReporterContext } from './progress/index.js'
@@ -217,7 +217,7 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
     const stored = args.resample === undefined ? planned : planned.map((s) => ({ ...s, interval: args.resample! }))
     const sinkOptions = { pgSchema: args.pgSchema, partRows: args.partRows, env: io.env, note: (text: string) => reporter.note(text) }
     // A file or a database is written on a thread of its own (stdout stays here, with its back-pressure),
-    // unless the history is short (output-thread-choice.ts).
+    // unless the history is short (thread-choice.ts).
     sink =
       io.sinkThread !== false && useOutputThread(args, planned)
         ? await openThreadedSink(args.out, args.format, args.kind, stored, sinkOptions)

@@ -1,6 +1,7 @@
 import { setFlagsFromString } from 'node:v8'
 import { Worker } from 'node:worker_threads'
 import { EXIT } from '../exit-codes.js'
+import { watchStdoutPipe } from './stdout-pipe.js'
 import { workerScript } from './worker-script.js'
 
 /**
@@ -72,13 +73,7 @@ export function runExportInWorker(argv: readonly string[]): Promise<number> {
   }
   process.on('SIGINT', onSigint)
   process.on('SIGTERM', onSigterm)
-  // `--out - | head`: the reader left. Stop quietly, with the status a shell gives a SIGPIPE death.
-  const onStdoutError = (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(141)
-    process.stderr.write(`market-candles export: stdout: ${error.message}\n`)
-    process.exit(1)
-  }
-  process.stdout.on('error', onStdoutError)
+  const stopWatchingStdout = watchStdoutPipe()
   return new Promise<number>((resolve) => {
     let code: number | undefined
     worker.on('message', (message: { code?: number }) => {
@@ -96,6 +91,6 @@ export function runExportInWorker(argv: readonly string[]): Promise<number> {
   }).finally(() => {
     process.off('SIGINT', onSigint)
     process.off('SIGTERM', onSigterm)
-    process.stdout.off('error', onStdoutError)
+    stopWatchingStdout()
   })
 }
