@@ -1,6 +1,7 @@
 import { renameSync, writeFileSync } from 'node:fs'
 import { GapTracker, type GapReport } from '../../src/pagination/gap-tracker.js'
 import { ExportError } from './export-error.js'
+import { groupedNumber } from './grouped-number.js'
 import { intervalMs } from './intervals.js'
 import { seriesLabel, type Series, type SeriesRange } from './series.js'
 
@@ -25,7 +26,7 @@ export function trackCoverage(series: Series, range: SeriesRange): GapTracker | 
   return new GapTracker(series.interval, step, Math.max(range.from, series.first), Math.min(range.to ?? series.last, series.last))
 }
 
-const count = (n: number) => n.toLocaleString('en-US')
+const count = groupedNumber
 
 /** The line that ends a series: candles stored, expected, gaps (the largest named). */
 export function coverageLine(c: SeriesCoverage): string {

@@ -1,4 +1,5 @@
 import { UsageError } from '../usage-error.js'
+import { groupedNumber } from './grouped-number.js'
 import type { ExportFormat } from './args.js'
 
 /** Rows per Parquet part file (one row group each) unless `--part-rows` says otherwise. */
@@ -13,7 +14,7 @@ export const MIN_PART_ROWS = 1_000
  */
 export const MAX_PART_ROWS = 1_000_000
 
-const grouped = (n: number) => n.toLocaleString('en-US')
+const grouped = groupedNumber
 
 /** `--part-rows N`: a whole number in range, with a Parquet output only. */
 export function parsePartRows(text: string | undefined, format: ExportFormat): number | undefined {
