@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream'
 import { parseArgs } from 'node:util'
 import { parseFlagTime } from './dates.js'
 import { parseResample } from './resample-flag.js'
@@ -315,4 +316,22 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
   if (redis !== undefined && !Number.isInteger(rateLimit)) throw new UsageError(`--rate-limit must be a whole number of requests per second with --redis, got '${rate}'`)
   const shard = v.shard === undefined ? undefined : parseShard(v.shard)
   return { ...base, kind, exchange, method, pairs, allPairs: v['all-pairs'], interval, start, end, out, format, pgSchema, partRows, progressInterval, rateLimit, resample, report, redis, shard }
+}
+
+/**
+ * The arguments of `market-candles export`, or the exit code once what they ask for is printed: a
+ * usage error with the usage on stderr (2), or the usage on stdout for `--help` (0).
+ */
+export function argsOrExit(argv: readonly string[], io: { stdout: Writable; stderr: Writable }): ExportArgs | number {
+  let args: ExportArgs
+  try {
+    args = parseExportArgs(argv)
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error
+    io.stderr.write(`market-candles export: ${error.message}\n\n${EXPORT_USAGE}\n`)
+    return 2
+  }
+  if (!args.help) return args
+  io.stdout.write(`${EXPORT_USAGE}\n`)
+  return 0
 }

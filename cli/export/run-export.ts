@@ -2,7 +2,7 @@ import type { Writable } from 'node:stream'
 import { APIError, APIUserAbortError, NotFoundError, RateLimitError, RateLimiter, createClient, type MarketCandles, type PairCoverage, type SlotLimiter } from '../../src/index.js'
 import { DEFAULT_METHOD } from '../../src/schemas/index.js'
 import { readApiKey } from './api-key.js'
-import { EXPORT_USAGE, parseExportArgs, type ExportArgs } from './args.js'
+import { EXPORT_USAGE, argsOrExit, type ExportArgs } from './args.js'
 import { ExportError } from './export-error.js'
 import { describeFailure, keptNote } from './describe-failure.js'
 import { httpFetch } from './http-fetch.js'
@@ -83,18 +83,9 @@ export function stoppedExitCode(signal: StopSignal | undefined, follow: boolean)
 /** Runs `market-candles export ARGS`; resolves with the exit code (0, 1, 2, 130 or 143). */
 export async function runExport(argv: readonly string[], io: ExportIO = processIO()): Promise<number> {
   const say = (text: string) => io.stderr.write(`${text}\n`)
-  let args: ExportArgs
-  try {
-    args = parseExportArgs(argv)
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error
-    say(`market-candles export: ${error.message}\n\n${EXPORT_USAGE}`)
-    return 2
-  }
-  if (args.help) {
-    io.stdout.write(`${EXPORT_USAGE}\n`)
-    return 0
-  }
+  const parsed = argsOrExit(argv, io)
+  if (typeof parsed === 'number') return parsed
+  const args: ExportArgs = parsed
   let apiKey: string | undefined
   let keySource: string
   try {

@@ -34,13 +34,12 @@ export function useOutputThread(args: Pick<ExportArgs, 'out' | 'follow' | 'forma
  * catalog is read): unless it is surely short. Short means a one-off export of pairs named with
  * `--pair` from a `--start`, whose range holds fewer than {@link SMALL_EXPORT_CANDLES} candles at the
  * interval downloaded, whatever the catalog says. A follow, `--all-pairs`, no `--start`,
- * PostgreSQL, a metrics server or an interval of unknown length take the thread. Arguments that do
- * not parse stay here: the same usage error is printed either way.
+ * PostgreSQL, a metrics server or an interval of unknown length take the thread.
  *
- * @param now the end of a range without `--end` (the service's clock can only be earlier)
+ * @param now the end of a range without `--end` (this machine's clock: a service whose clock is
+ *   ahead of it makes such an export longer than planned here, never different)
  */
 export function useExportThread(args: ExportArgs, now: number): boolean {
-  if (args.help) return false
   if (args.follow || args.allPairs || args.format === 'postgres' || args.metricsPort !== undefined || args.start === undefined) return true
   const step = intervalMs(args.interval)
   if (step === undefined) return true
