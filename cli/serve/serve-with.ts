@@ -1,0 +1,82 @@
+import { startMockServer } from '../../mocks/server/http-server.js'
+import { isLoopbackHost } from '../../mocks/server/control-token.js'
+import { demoKeys } from '../../mocks/data/accounts.js'
+import { EXIT } from '../exit-codes.js'
+import { DataFileError, loadDataFile } from './load-data.js'
+import type { ServeArgs } from './args.js'
+
+function describeClock(args: ServeArgs): string {
+  const from = args.now ?? 'system time'
+  if (args.clockRate === undefined) return from
+  return args.clockRate === 0 ? `${from}, fixed` : `from ${from}, running at ${args.clockRate}x`
+}
+
+/** Serves with arguments already parsed: the service's modules load only here, after the flags were checked. */
+export async function serveWith(args: ServeArgs): Promise<number> {
+  const serviceOptions = {
+    now: args.now,
+    clockRate: args.clockRate,
+    publishDelayMs: args.publishDelay,
+    rateLimit: args.rateLimit ? undefined : false as const,
+    journal: args.journalSize === 0 ? false as const : { size: args.journalSize },
+  }
+  let loaded
+  try {
+    loaded = args.data === undefined ? undefined : await loadDataFile(args.data, serviceOptions)
+  } catch (error) {
+    if (!(error instanceof DataFileError)) throw error
+    console.error(`market-candles: ${error.message}`)
+    return EXIT.failure
+  }
+  // Before listening, so it shows even when the address cannot be bound.
+  if (args.controlToken === undefined && !isLoopbackHost(args.host)) {
+    console.error(
+      `market-candles: warning: --host ${args.host} is reachable from other machines and the control plane (/_mock) is not locked: anyone who reaches this server can change its data, keys and faults. Set MARKET_CANDLES_CONTROL_TOKEN (or --control-token) to require 'Authorization: Bearer <token>'.`,
+    )
+  }
+  let server
+  try {
+    server = await startMockServer({ port: args.port, host: args.host, latency: args.latency, controlToken: args.controlToken, ...(loaded ? { service: loaded.service } : serviceOptions) })
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'EADDRINUSE') console.error(`market-candles: port ${args.port} is in use; choose another with --port, or --port 0 for a free one`)
+    else console.error(`market-candles: cannot listen on ${args.host}:${args.port}: ${(error as Error).message}`)
+    return EXIT.failure
+  }
+  console.log(`listening on ${server.url}`)
+  console.log('')
+  console.log(`clock: ${describeClock(args)}; rate limit: ${args.rateLimit ? '10 requests/second per account' : 'off'}${args.latency ? `; latency: ${args.latency} ms` : ''}${args.publishDelay ? `; publish delay: ${args.publishDelay} ms` : ''}`)
+  if (loaded?.keyCount !== undefined) {
+    // The user's own keys are not printed: a key never appears in a log line.
+    console.log(`dataset: ${args.data}; ${loaded.keyCount} keys from that file (header X-API-Key)`)
+  } else {
+    if (loaded) console.log(`dataset: ${args.data}${loaded.candles === undefined ? '' : `, ${loaded.candles} candles recorded by market-candles export`}`)
+    console.log('demo keys (header X-API-Key):')
+    for (const k of demoKeys) console.log(`  ${k.key.padEnd(24)} ${k.revoked ? 'revoked' : `account ${k.account}`}`)
+  }
+  console.log('')
+  console.log('try:')
+  console.log(`  curl '${server.url}/v1/exchanges'`)
+  if (!loaded) console.log(`  curl -H 'X-API-Key: demo-pro-key' '${server.url}/v1/exchange_ohlcv?exchange=bitstamp&interval=1h&base=BTC&quote=USD&limit=3'`)
+  console.log('')
+  console.log(`  curl '${server.url}/openapi.json'`)
+  console.log('')
+  console.log('control plane for test suites: GET /_mock/health, GET|DELETE /_mock/requests, GET /_mock/usage,')
+  console.log('POST /_mock/reset, GET|POST|DELETE /_mock/faults, GET|POST /_mock/clock, POST|DELETE /_mock/data/candles,')
+  console.log('PUT /_mock/data/exchanges/NAME, PUT /_mock/data/assets/TICKER, POST /_mock/data/generate, POST /_mock/data/reset,')
+  console.log('PUT /_mock/keys/KEY, GET /_mock/plans, PUT /_mock/plans/NAME (described by GET /_mock/openapi.json).')
+  if (args.controlToken !== undefined) console.log("control plane locked: send 'Authorization: Bearer <your control token>' to /_mock.")
+  console.log(`parallel suites: ${server.url}/_sessions/NAME is a session of its own (usage, rate windows, journal, faults, clock).`)
+  console.log('Ctrl-C stops.')
+  const running = server
+  // SIGINT or SIGTERM: answers in flight complete, then the server closes and the command exits 0.
+  return new Promise<number>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      void running.close().finally(() => resolve(EXIT.ok))
+    }
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+  })
+}
