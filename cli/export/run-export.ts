@@ -10,7 +10,7 @@ import { MOCK_KEY, startEmbeddedService } from './embedded-service.js'
 import { useOutputThread } from './thread-choice.js'
 import { followAll, trackLastWritten } from './follow.js'
 import { scaledServiceClock } from './scaled-service-clock.js'
-import { RequestMeter, followReporter, plainReporter, silentReporter, ttyReporter, type ProgressReporter, type ReporterContext } from './progress/index.js'
+import { RequestMeter, followReporter, plainReporter, silentReporter, type ProgressReporter, type ReporterContext } from './progress/index.js'
 import { SeriesFailure, exportAll, type RunTotals } from './runner.js'
 import { writeCoverageReport, type SeriesCoverage } from './coverage.js'
 import { selectSeries, type Series } from './series.js'
@@ -188,7 +188,8 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
   const reporter: ProgressReporter =
     io.reporter?.(context) ??
     (args.quiet ? silentReporter
-    : io.stderrIsTTY ? ttyReporter(context)
+    // cli-progress is loaded for a terminal only.
+    : io.stderrIsTTY ? (await import('./progress/tty-progress.js')).ttyReporter(context)
     : plainReporter(context))
   const totals: RunTotals = { series: 0, candles: 0, pages: 0 }
   const coverage: SeriesCoverage[] = []

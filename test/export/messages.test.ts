@@ -1,7 +1,8 @@
 import { PassThrough } from 'node:stream'
 import { describe, expect, test } from 'vitest'
 import { depthHint, depthOf } from '../../cli/export/depth-hint.js'
-import { RequestMeter, ttyReporter } from '../../cli/export/progress/index.js'
+import { RequestMeter } from '../../cli/export/progress/index.js'
+import { ttyReporter } from '../../cli/export/progress/tty-progress.js'
 import { shellQuote } from '../../cli/export/shell-quote.js'
 
 describe('403 beyond the history depth: the earliest allowed start', () => {

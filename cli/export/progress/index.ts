@@ -1,6 +1,5 @@
 export { RequestMeter } from './request-meter.js'
 export { silentReporter, type ProgressReporter, type ReporterContext } from './reporter.js'
 export { plainReporter, progressLine } from './plain-progress.js'
-export { ttyReporter } from './tty-progress.js'
 export { formatDuration } from './series-progress.js'
 export { followLine, followReporter, formatLag, type FollowReporter, type FollowState } from './follow-progress.js'
