@@ -19,13 +19,13 @@ export function plannedCandles(series: readonly Series[], args: Pick<ExportArgs,
 }
 
 /**
- * Whether the output gets a thread of its own: a file output of a long history, a follow (which
- * runs on without end), and PostgreSQL always (its batches of pages overlap the download). Standard
- * output stays on the export's thread: its back-pressure is the reader's.
+ * Whether the output gets a thread of its own: a file or PostgreSQL output of a long history (its
+ * writes overlap the download), and a follow (which runs on without end). Standard output stays on
+ * the export's thread: its back-pressure is the reader's.
  */
 export function useOutputThread(args: Pick<ExportArgs, 'out' | 'follow' | 'format' | 'start' | 'end'>, planned: readonly Series[]): boolean {
   if (args.out === '-') return false
-  if (args.follow || args.format === 'postgres') return true
+  if (args.follow) return true
   return plannedCandles(planned, args) >= SMALL_EXPORT_CANDLES
 }
 
@@ -33,14 +33,15 @@ export function useOutputThread(args: Pick<ExportArgs, 'out' | 'follow' | 'forma
  * Whether the export runs on a thread of its own, decided from the arguments alone (before the
  * catalog is read): unless it is surely short. Short means a one-off export of pairs named with
  * `--pair` from a `--start`, whose range holds fewer than {@link SMALL_EXPORT_CANDLES} candles at the
- * interval downloaded, whatever the catalog says. A follow, `--all-pairs`, no `--start`,
- * PostgreSQL, a metrics server or an interval of unknown length take the thread.
+ * interval downloaded, whatever the catalog says. A follow, `--all-pairs`, no `--start`, a
+ * metrics server or an interval of unknown length take the thread. A short export into PostgreSQL
+ * took 0.23 s of CPU this way against 0.65 s with both threads (8,700 candles, 2026-11-27).
  *
  * @param now the end of a range without `--end` (this machine's clock: a service whose clock is
  *   ahead of it makes such an export longer than planned here, never different)
  */
 export function useExportThread(args: ExportArgs, now: number): boolean {
-  if (args.follow || args.allPairs || args.format === 'postgres' || args.metricsPort !== undefined || args.start === undefined) return true
+  if (args.follow || args.allPairs || args.metricsPort !== undefined || args.start === undefined) return true
   const step = intervalMs(args.interval)
   if (step === undefined) return true
   const end = args.end ?? now

@@ -25,14 +25,15 @@ describe('export: which outputs get a thread of their own', () => {
     expect(plannedCandles([{ ...a, interval: '7x' }], ALL)).toBe(Infinity)
   })
 
-  test('a short history into a file is written on the export thread; a long one, a follow, PostgreSQL get the output thread; stdout never', () => {
+  test('a short history into a file or PostgreSQL is written on the export thread; a long one and a follow get the output thread; stdout never', () => {
     const short = [hourly(T0, T0 + (SMALL_EXPORT_CANDLES - 2) * H)]
     const long = [hourly(T0, T0 + SMALL_EXPORT_CANDLES * H)]
     const file = { out: 'x.sqlite', follow: false, format: 'sqlite' as const, start: undefined, end: undefined }
     expect(useOutputThread(file, short)).toBe(false)
     expect(useOutputThread(file, long)).toBe(true)
     expect(useOutputThread({ ...file, follow: true }, short)).toBe(true)
-    expect(useOutputThread({ ...file, out: 'postgres://u@h/db', format: 'postgres' }, short)).toBe(true)
+    expect(useOutputThread({ ...file, out: 'postgres://u@h/db', format: 'postgres' }, short)).toBe(false)
+    expect(useOutputThread({ ...file, out: 'postgres://u@h/db', format: 'postgres' }, long)).toBe(true)
     expect(useOutputThread({ ...file, out: '-', format: 'csv' }, long)).toBe(false)
     // --end inside a long coverage makes it short
     expect(useOutputThread({ ...file, end: T0 + 100 * H }, long)).toBe(false)
@@ -56,14 +57,15 @@ describe('export: which runs get a thread of their own', () => {
     expect(thread('--start', '2024-01-01')).toBe(true)
   })
 
-  test('a follow, --all-pairs, no --start, PostgreSQL, a metrics server take the thread, however short the range', () => {
+  test('a follow, --all-pairs, no --start, a metrics server take the thread, however short the range; PostgreSQL as a file', () => {
     const short = ['--start', '2024-01-01', '--end', '2024-01-02']
     expect(thread(...short)).toBe(false)
     expect(useExportThread(parseExportArgs(['--exchange', 'bitstamp', '--all-pairs', '--interval', '1h', '--out', 'x.sqlite', ...short]), NOW)).toBe(true)
     expect(thread()).toBe(true)
     expect(thread('--start', '2024-01-01', '--follow')).toBe(true)
     expect(thread(...short, '--metrics-port', '0')).toBe(true)
-    expect(useExportThread(parseExportArgs([...base.slice(0, -2), '--out', 'postgres://u@127.0.0.1/db', ...short]), NOW)).toBe(true)
+    expect(useExportThread(parseExportArgs([...base.slice(0, -2), '--out', 'postgres://u@127.0.0.1/db', ...short]), NOW)).toBe(false)
+    expect(useExportThread(parseExportArgs([...base.slice(0, -2), '--out', 'postgres://u@127.0.0.1/db', '--start', '2024-01-01']), NOW)).toBe(true)
   })
 })
 
