@@ -31,34 +31,35 @@ const ISOLATED = [
  * files mostly wait (a rate limit's pacing, a running mock clock, child processes): with two workers
  * such a file held a slot while a core idled (vitest used 1.1 of 2 cores, 2026-11-27). So four
  * workers, and the long files alternate between those that compute and those that wait, so that
- * about two of each run at any time. Measured 2026-11-27, CPU s / wall s of each file alone.
+ * about two of each run at any time. Measured 2026-11-27, CPU s / wall s of each file alone (vitest
+ * included).
  * A CI clone has no duration cache and vitest would order its files by size; with a cache (a
  * developer's machine) the files not listed follow by cached duration.
  */
 const LONG_FIRST = [
   'test/export/parquet.test.ts', // computes
   'test/cli/conformance-serve.test.ts', // waits: 7 / 34
-  'test/export/postgres.test.ts', // computes: 35 / 40
+  'test/export/postgres.test.ts', // computes: 18 / 17
   'test/sdk/uncoordinated-clients.test.ts', // waits: 3 / 27
   'test/typecheck.test.ts', // computes
   'test/runtimes.test.ts', // computes
   'test/sdk/follow-learned-delay.test.ts', // waits: 2.5 / 24
-  'test/consumer.test.ts', // computes
-  'test/cli/conformance-deviations.test.ts', // computes: 17 / 44
+  'test/consumer.test.ts', // computes: 18 / 19
+  'test/cli/conformance-deviations.test.ts', // computes: 16.5 / 35
   'test/sdk/follow.test.ts', // waits: 3.4 / 24
-  'test/export/resume.test.ts', // computes: 20 / 35
+  'test/export/resume.test.ts', // computes: 8 / 20
   'test/redis/redis-rate-limiter.test.ts', // waits: 3.7 / 23
-  'test/examples.test.ts', // computes: 17.5 / 28
+  'test/examples.test.ts', // computes: 16 / 16
   'test/sdk/follow-outages.test.ts', // waits: 3.4 / 21
   'test/api-docs.test.ts', // computes
   'test/export/follow-chaos.test.ts', // waits: 10 / 26
-  'test/export/postgres-batches.test.ts', // computes
+  'test/export/postgres-batches.test.ts', // computes: 12 / 9
   'test/export/follow-outage.test.ts', // waits: 10 / 22
-  'test/export/follow.test.ts', // computes: 23 / 36
+  'test/export/follow.test.ts', // computes: 15 / 30
   'test/sdk/walks.test.ts', // waits: 8 / 22
-  'test/export/errors.test.ts', // computes: 15 / 19
+  'test/export/errors.test.ts', // computes: 10 / 17
   'test/cli/conformance-rate.test.ts', // waits: 3 / 11
-  'test/export/redis-and-shard.test.ts', // computes: 15 / 22
+  'test/export/redis-and-shard.test.ts', // computes: 8 / 17
   'test/sdk/retries.test.ts', // waits: 3 / 11
   'test/sdk/concurrent-walks.test.ts', // computes: 12 / 24
   'test/export/follow-redis-outage.test.ts', // waits: 3.4 / 10
