@@ -4,7 +4,6 @@
  * src/ (the SDK) and mocks/ (the reference service), resolving with an exit code (cli/exit-codes.ts);
  * a {@link UsageError} from any of them is reported here, in one style.
  */
-import module from 'node:module'
 import { EXIT } from './exit-codes.js'
 import { USAGE } from './usage.js'
 import { UsageError } from './usage-error.js'
@@ -59,13 +58,6 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.usage
   }
 }
-
-/*
- * V8's compiled code of the modules a command loads, kept on disk between runs (in the system's temp
- * folder, as tsc keeps its own; NODE_DISABLE_COMPILE_CACHE=1 turns it off): a short export took
- * 0.24 s of CPU with it against 0.27 s without (2026-11-27). Node before 22.1 has no such cache.
- */
-module.enableCompileCache?.()
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
