@@ -106,7 +106,8 @@ export default defineConfig([
     external: ['msw', 'msw/node', 'ioredis'],
     // zod inside the command's own chunks: resolving and evaluating its many ES modules from
     // node_modules was a fifth of a short export's start (0.26 -> 0.21 s of CPU, serve 0.25 -> 0.18 s
-    // to listening, 2026-11-27). The command shares no schema object with the package's other entries.
+    // to listening, side by side, 2026-11-27). The command shares no schema object with the
+    // package's other entries.
     noExternal: ['zod'],
     // node:sqlite exists only under its node: name (there is no bare 'sqlite' builtin).
     removeNodeProtocol: false,

@@ -6,7 +6,7 @@ import { rangeOf, type Series } from './series.js'
  * Below this many candles an export runs without threads of its own. The export thread (capped
  * heap, run-in-worker.ts) keeps the memory of a long history flat, and the output thread writes
  * beside the download, but each costs CPU to start (a Node thread, its modules): a 48-candle export
- * into SQLite took 0.48 s of CPU with both threads and 0.19 s without (2026-11-27), more than
+ * into SQLite took 0.58 s of CPU with both threads and 0.22 s without (2026-11-27), more than
  * writing 20,000 candles.
  */
 export const SMALL_EXPORT_CANDLES = 20_000
@@ -35,7 +35,7 @@ export function useOutputThread(args: Pick<ExportArgs, 'out' | 'follow' | 'forma
  * `--pair` from a `--start`, whose range holds fewer than {@link SMALL_EXPORT_CANDLES} candles at the
  * interval downloaded, whatever the catalog says. A follow, `--all-pairs`, no `--start`, a
  * metrics server or an interval of unknown length take the thread. A short export into PostgreSQL
- * took 0.26 s of CPU this way against 0.62 s with both threads (8,700 candles, 2026-11-27).
+ * took 0.27 s of CPU this way against 0.70 s with both threads (8,700 candles, 2026-11-27).
  *
  * @param now the end of a range without `--end` (this machine's clock: a service whose clock is
  *   ahead of it makes such an export longer than planned here, never different)
