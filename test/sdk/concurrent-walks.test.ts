@@ -72,7 +72,9 @@ describe('ordered concurrent paging: correctness never depends on the grid or on
       ),
       { numRuns: 150 },
     )
-  })
+    // About 5 s alone; a CPU-bound property with a third of a core in the full suite on two cores
+    // took over 20 s (a fresh clone, 2026-11-27).
+  }, 60_000)
 
   test('buffering is bounded: candles fetched but not yet yielded never exceed concurrency x limit', async () => {
     const times = Array.from({ length: 5000 }, (_, i) => T0 + i * MIN)
