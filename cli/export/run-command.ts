@@ -1,10 +1,7 @@
-import type { Writable } from 'node:stream'
 import { argsOrExit } from './args.js'
+import { outputFlushed } from './output-flushed.js'
 import { watchStdoutPipe } from './stdout-pipe.js'
 import { useExportThread } from './thread-choice.js'
-
-// Resolves once the process's stream has taken every byte written so far.
-const flushed = (stream: Writable) => new Promise<void>((resolve) => stream.write('', () => resolve()))
 
 /**
  * `market-candles export`: a long history or a follow on a thread of its own (run-in-worker.ts), a
@@ -26,6 +23,6 @@ export async function runExportCommand(argv: readonly string[]): Promise<number>
 
 // The exit code, once the process's streams have taken every byte written so far.
 async function done(code: number): Promise<number> {
-  await Promise.all([flushed(process.stdout), flushed(process.stderr)])
+  await outputFlushed()
   return code
 }

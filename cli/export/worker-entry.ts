@@ -3,7 +3,7 @@
  * facts, takes SIGINT and SIGTERM from it as messages, and reports the exit code once all output is through.
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import type { Writable } from 'node:stream'
+import { outputFlushed } from './output-flushed.js'
 import { runExport, type StopSignal } from './run-export.js'
 
 interface ExportWorkerData {
@@ -26,9 +26,6 @@ parentPort!.on('message', (message: unknown) => {
   else pending ??= signal
 })
 
-// Resolves once the main thread has taken every byte written so far.
-const flushed = (stream: Writable) => new Promise<void>((resolve) => stream.write('', () => resolve()))
-
 const code = await runExport(data.argv, {
   env: process.env,
   stdout: process.stdout,
@@ -40,5 +37,5 @@ const code = await runExport(data.argv, {
     return () => (interrupt = undefined)
   },
 })
-await Promise.all([flushed(process.stdout), flushed(process.stderr)])
+await outputFlushed()
 parentPort!.postMessage({ code })
