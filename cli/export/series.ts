@@ -73,6 +73,11 @@ export function rangeOf(series: Series, args: Pick<ExportArgs, 'start' | 'end'>,
   const step = intervalMs(series.interval)
   const lo = Math.max(from, series.first)
   const hi = Math.min(to ?? series.last, series.last)
-  const expected = step === undefined ? undefined : hi < lo ? 0 : Math.floor(hi / step) - Math.ceil(lo / step) + 1
+  const expected = step === undefined ? undefined : candlesBetween(lo, hi, step)
   return { from, to, expected }
+}
+
+/** How many close times on the grid of `step` lie from `lo` to `hi`, both included. */
+export function candlesBetween(lo: number, hi: number, step: number): number {
+  return hi < lo ? 0 : Math.floor(hi / step) - Math.ceil(lo / step) + 1
 }

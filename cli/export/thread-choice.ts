@@ -1,6 +1,6 @@
 import type { ExportArgs } from './args.js'
 import { intervalMs } from './intervals.js'
-import { rangeOf, type Series } from './series.js'
+import { candlesBetween, rangeOf, type Series } from './series.js'
 
 /**
  * Below this many candles an export runs without threads of its own. The export thread (capped
@@ -23,7 +23,7 @@ export function plannedCandles(series: readonly Series[], args: Pick<ExportArgs,
  * writes overlap the download), and a follow (which runs on without end). Standard output stays on
  * the export's thread: its back-pressure is the reader's.
  */
-export function useOutputThread(args: Pick<ExportArgs, 'out' | 'follow' | 'format' | 'start' | 'end'>, planned: readonly Series[]): boolean {
+export function useOutputThread(args: Pick<ExportArgs, 'out' | 'follow' | 'start' | 'end'>, planned: readonly Series[]): boolean {
   if (args.out === '-') return false
   if (args.follow) return true
   return plannedCandles(planned, args) >= SMALL_EXPORT_CANDLES
@@ -44,7 +44,5 @@ export function useExportThread(args: ExportArgs, now: number): boolean {
   if (args.follow || args.allPairs || args.metricsPort !== undefined || args.start === undefined) return true
   const step = intervalMs(args.interval)
   if (step === undefined) return true
-  const end = args.end ?? now
-  const perSeries = end < args.start ? 0 : Math.floor(end / step) - Math.ceil(args.start / step) + 1
-  return args.pairs.length * perSeries >= SMALL_EXPORT_CANDLES
+  return args.pairs.length * candlesBetween(args.start, args.end ?? now, step) >= SMALL_EXPORT_CANDLES
 }

@@ -28,13 +28,13 @@ describe('export: which outputs get a thread of their own', () => {
   test('a short history into a file or PostgreSQL is written on the export thread; a long one and a follow get the output thread; stdout never', () => {
     const short = [hourly(T0, T0 + (SMALL_EXPORT_CANDLES - 2) * H)]
     const long = [hourly(T0, T0 + SMALL_EXPORT_CANDLES * H)]
-    const file = { out: 'x.sqlite', follow: false, format: 'sqlite' as const, start: undefined, end: undefined }
+    const file = { out: 'x.sqlite', follow: false, start: undefined, end: undefined }
     expect(useOutputThread(file, short)).toBe(false)
     expect(useOutputThread(file, long)).toBe(true)
     expect(useOutputThread({ ...file, follow: true }, short)).toBe(true)
-    expect(useOutputThread({ ...file, out: 'postgres://u@h/db', format: 'postgres' }, short)).toBe(false)
-    expect(useOutputThread({ ...file, out: 'postgres://u@h/db', format: 'postgres' }, long)).toBe(true)
-    expect(useOutputThread({ ...file, out: '-', format: 'csv' }, long)).toBe(false)
+    expect(useOutputThread({ ...file, out: 'postgres://u@h/db' }, short)).toBe(false)
+    expect(useOutputThread({ ...file, out: 'postgres://u@h/db' }, long)).toBe(true)
+    expect(useOutputThread({ ...file, out: '-' }, long)).toBe(false)
     // --end inside a long coverage makes it short
     expect(useOutputThread({ ...file, end: T0 + 100 * H }, long)).toBe(false)
   })
