@@ -1,4 +1,4 @@
-import { request } from 'node:http'
+import { request, type ClientRequest } from 'node:http'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { MAX_CONTROL_BODY, MAX_DATA_BODY } from '../../mocks/core/control-plane.js'
 import { startMockServer, type RunningMockServer } from '../../mocks/server/index.js'
@@ -18,6 +18,18 @@ describe('arranging data over HTTP: /_mock/data, /_mock/keys, /_mock/plans', () 
     return { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : undefined }
   }
   const get = async (path: string, base = '') => (await call('GET', `${base}${path}`, undefined, PRO)).json
+  /** A POST whose body `write` sends on the raw request, piece by piece; resolves with the answer. */
+  const postWritten = (path: string, headers: Record<string, string>, write: (req: ClientRequest) => void) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${server.url}${path}`, { method: 'POST', headers }, (res) => {
+        let body = ''
+        res.setEncoding('utf8')
+        res.on('data', (d: string) => (body += d))
+        res.on('end', () => resolve({ status: res.statusCode!, body }))
+      })
+      req.on('error', reject)
+      write(req)
+    })
   const hours = (base = '', pair = 'base=BTC&quote=USD') => get(`/v1/exchange_ohlcv?exchange=bitstamp&interval=1h&${pair}&start=2026-05-01T09:00:00Z&end=2026-05-01T12:00:00Z`, base)
 
   beforeAll(async () => {
@@ -230,15 +242,8 @@ describe('arranging data over HTTP: /_mock/data, /_mock/keys, /_mock/plans', () 
     const batch = Array.from({ length: 3000 }, (_, i) => ({ ...candle(new Date(first + i * 60_000).toISOString(), { source_provider: i % 5 ? 'test' : 'other', flag: i % 7 ? null : 'outlier' }), interval: '1m' }))
     const bytes = Buffer.from(JSON.stringify(batch))
     // Pieces of 1 to ~4000 bytes, each written after the last left: the server reads them as they come.
-    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const headers = declared ? { 'content-length': String(bytes.length) } : { 'transfer-encoding': 'chunked' }
-      const req = request(`${server.url}/_sessions/pieces/_mock/data/candles`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
-        let body = ''
-        res.setEncoding('utf8')
-        res.on('data', (d: string) => (body += d))
-        res.on('end', () => resolve({ status: res.statusCode!, body }))
-      })
-      req.on('error', reject)
+    const headers: Record<string, string> = declared ? { 'content-length': String(bytes.length) } : { 'transfer-encoding': 'chunked' }
+    const answer = await postWritten('/_sessions/pieces/_mock/data/candles', { 'content-type': 'application/json', ...headers }, (req) => {
       let at = 0
       let n = 0
       const next = () => {
@@ -271,14 +276,7 @@ describe('arranging data over HTTP: /_mock/data, /_mock/keys, /_mock/plans', () 
 
   test('a chunked body (no Content-Length) is counted as it arrives: past MAX_DATA_BODY a 413, the rest dropped', async () => {
     const chunk = Buffer.alloc(1 << 20, 0x20) // 1 MiB of spaces
-    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(`${server.url}/_mock/data/candles`, { method: 'POST', headers: { 'transfer-encoding': 'chunked' } }, (res) => {
-        let body = ''
-        res.setEncoding('utf8')
-        res.on('data', (d: string) => (body += d))
-        res.on('end', () => resolve({ status: res.statusCode!, body }))
-      })
-      req.on('error', reject)
+    const answer = await postWritten('/_mock/data/candles', { 'transfer-encoding': 'chunked' }, (req) => {
       let sent = 0
       const more = () => {
         while (sent <= MAX_DATA_BODY + chunk.length) {
