@@ -26,6 +26,12 @@ export class MemorySlotStore<S extends WindowSlot> implements WindowState<S> {
     this.minRoundTrip = Math.min(this.minRoundTrip, roundTrip)
   }
 
+  /** Gives a slot's place back: its request was not counted (refused with a 429). */
+  drop(slot: S): void {
+    const i = this.slots.indexOf(slot)
+    if (i >= 0) this.slots.splice(i, 1)
+  }
+
   /** Holds every request back until `until`. */
   pause(until: number): void {
     this.pausedUntil = Math.max(this.pausedUntil, until)
