@@ -52,9 +52,9 @@ function newPeriod(start: number) {
  *
  * The service counts a request when it arrives, which the client cannot see; it only knows when the
  * request left and when its answer came back. A slot is therefore held until one second after the
- * request's latest plausible arrival: its completion time less the smallest round trip seen so far
- * (a request cannot have arrived later than that, unless its outbound trip was slower than the
- * fastest one). The first window after start or an idle spell counts from completion, because new
+ * request's latest plausible arrival: its completion time less the smallest round trip of the last
+ * 2 to 4 seconds (a request cannot have arrived later than that, unless its outbound trip was slower
+ * than the fastest one; a path that got slower is timed with its own round trips again). The first window after start or an idle spell counts from completion, because new
  * connections make outbound trips slow and unequal. (This window policy is the one the Redis
  * limiter uses too; here its slots are kept in memory.) A plain token bucket would not do: holding
  * `perSecond` tokens, it lets a full burst through and refills, so up to twice `perSecond`
