@@ -77,6 +77,15 @@ function newPeriod(start: number) {
  *   for that long, plus up to a quarter of it at random so limiters do not resume in lockstep.
  * Uncoordinated limiters of one account so settle on the account's rate between them.
  *
+ * **A deployment without `RateLimit-*` headers** (a 429 with `Retry-After` only, or with nothing:
+ * interface.md leaves both open) says nothing on its 200s about others on the account. The limiter
+ * then learns from 429s alone: after its probe it keeps to the probe's share and sends, one at a
+ * time, a *trial* request beyond it. A trial answered 200 grows the share by one and the next trial
+ * follows at once (a limiter alone has the whole window within a second); a trial answered 429
+ * leaves the share as it was, and the next waits longer (4 s, doubling, up to 4 s per request of the
+ * share). A request within the share answered 429 cuts the share by one and gives its place back.
+ * Limiters of one account so settle on its rate with few 429s, each trial costing at most one.
+ *
  * @example
  * const limiter = new RateLimiter({ perSecond: 10 })
  * const a = createClient({ apiKey: keyA, rateLimit: limiter })
