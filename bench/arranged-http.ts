@@ -18,7 +18,7 @@ import { loadavg } from 'node:os'
 import { startChildServer } from './child-server.js'
 import { NOW, NOW_MS, MINUTE } from './fixtures.js'
 import { fmt, median, spread, withSpread } from './stats.js'
-import { verdictOf, type BenchRow } from './table.js'
+import { verdictOfRuns, type BenchRow } from './table.js'
 
 /** Candles per second, end to end, at least. */
 export const ARRANGED_HTTP_GOAL = 200_000
@@ -168,7 +168,7 @@ export async function measureArrangedHttp(): Promise<ArrangedHttp> {
     {
       figure: `putCandles of ${BATCH.toLocaleString('en-US')} candles over HTTP, end to end (stringify + POST + parse + check + store): ${withSpread(rates.map((r) => r / 1000), 0)}k candles/s over ${ROUNDS} rounds`,
       goal: `>= ${ARRANGED_HTTP_GOAL / 1000}k candles/s`,
-      verdict: verdictOf(low, high, ARRANGED_HTTP_GOAL),
+      verdict: verdictOfRuns(rates, ARRANGED_HTTP_GOAL),
     },
     {
       figure: `the same per CPU second of client and server together (what the wall rate nears on a quiet machine; load average ${fmt(load, 1)} at the start): ${withSpread(cpuRates.map((r) => r / 1000), 0)}k candles/s`,
