@@ -5,7 +5,11 @@
 
 // The service
 export { createMockService } from './core/service.js'
-export type { MockService, MockServiceOptions } from './core/service.js'
+export type { MockService, MockServiceOptions, SessionOptions } from './core/service.js'
+
+// Variants: how the service fills the gaps of interface.md, as other deployments do (D13)
+export { SERVICE_VARIANTS, serviceVariantSchema } from './core/variant/index.js'
+export type { ResolvedVariant, ServiceVariant, ServiceVariantInput, ServiceVariantName } from './core/variant/index.js'
 export type { MockRequest, MockResponse, HeaderSource } from './core/types.js'
 export type { DateInput } from '../src/contract/index.js'
 export type { MockClock } from './core/clock.js'

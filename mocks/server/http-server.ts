@@ -10,6 +10,7 @@ import { createClientErrorListener } from './client-error.js'
 import { CandleBatchScanner, bodyLimitOf, handleControl, isControlPath, scansCandles, type ScannedCandles } from '../core/control-plane.js'
 import { UNAUTHORIZED, controlTokenCheck } from './control-token.js'
 import { encodeJson } from './encode-json.js'
+import { isTextAnswer } from '../core/variant/text-answer.js'
 import { withDate } from '../core/service-time.js'
 import { OpenFaults, deliver } from './deliver.js'
 import { splitSessionUrl, tooManySessions } from '../core/session-path.js'
@@ -65,7 +66,12 @@ function send(res: ServerResponse, answer: MockResponse, pool: BytePool, open?: 
   const socket = res.req.socket
   if (!socket || socket.destroyed || socket.writableEnded) return
   // Encoded once: the length and the bytes written come from the same buffer.
-  const body = answer.status === 204 || answer.delivery?.kind === 'hang' || answer.delivery?.kind === 'reset' || answer.networkError ? EMPTY : encodeJson(answer.body, pool)
+  const body =
+    answer.status === 204 || answer.delivery?.kind === 'hang' || answer.delivery?.kind === 'reset' || answer.networkError
+      ? EMPTY
+      : isTextAnswer(answer)
+        ? Buffer.from(answer.body)
+        : encodeJson(answer.body, pool)
   const head = () => res.writeHead(answer.status, { ...CORS_HEADERS, ...answer.headers, 'content-length': body.length })
   // 'finish' (or the fault's end): every byte is with the kernel, so the buffer can serve another response.
   const done = () => pool.give(body)
