@@ -17,8 +17,7 @@ import { isResponse, resolveExchange, resolveInterval, resolveMethod } from './r
 import { mapKey } from '../data/map-key.js'
 import { readHeader } from './read-header.js'
 import { visibleUntil } from './service-time.js'
-import type { RequestNote } from './routes.js'
-import type { HeaderSource, MockResponse } from './types.js'
+import type { HeaderSource, MockResponse, RequestNote } from './types.js'
 
 const UNAUTHENTICATED = { 'www-authenticate': 'APIKey' }
 

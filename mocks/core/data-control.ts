@@ -140,4 +140,3 @@ export interface PlanControl {
   list(): Plan[]
 }
 
-export { DataError } from './data-error.js'

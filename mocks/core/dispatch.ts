@@ -6,8 +6,8 @@ import type { RequestJournal } from './journal.js'
 import { readHeader } from './read-header.js'
 import { reasonOf } from './rejection-reason.js'
 import { fail, json } from './respond.js'
-import { ROUTES, type RequestNote } from './routes.js'
-import type { MockRequest, MockResponse } from './types.js'
+import { ROUTES } from './routes.js'
+import type { MockRequest, MockResponse, RequestNote } from './types.js'
 
 /** How the service handles a request, besides its state. */
 export interface DispatchOptions {

@@ -6,6 +6,9 @@ const BODYLESS = [204, 205, 304]
 /** The kinds of fault, as `kind` names them on the wire. */
 export const FAULT_KINDS = ['status', 'network_error', 'reset', 'truncate', 'slow_body', 'hang', 'latency'] as const
 
+/** The kinds of injected fault (see `Fault.kind`). */
+export type FaultKind = (typeof FAULT_KINDS)[number]
+
 const nonNegative = () => z.number().check(z.gte(0), z.refine(Number.isFinite, { error: 'must be a finite number' }))
 
 /** A latency in milliseconds: a fixed number, or a seeded distribution. */
@@ -103,4 +106,4 @@ export const faultSchema = z
 export type Fault = z.infer<typeof faultSchema>
 
 /** The kind of a fault, its default resolved. */
-export const kindOf = (fault: Fault): (typeof FAULT_KINDS)[number] => fault.kind ?? (fault.networkError ? 'network_error' : 'status')
+export const kindOf = (fault: Fault): FaultKind => fault.kind ?? (fault.networkError ? 'network_error' : 'status')

@@ -1,6 +1,5 @@
 import { describeIssue, type RawQuery } from '../../src/contract/index.js'
-import { faultSchema, kindOf, type Fault } from './fault-schema.js'
-import type { FaultKind } from './journal-entry.js'
+import { faultSchema, kindOf, type Fault, type FaultKind } from './fault-schema.js'
 import { drawLatency, seededRandom } from './seeded-random.js'
 
 export { faultSchema, type Fault } from './fault-schema.js'

@@ -3,9 +3,18 @@ import { defaultDataset } from '../data/default-dataset.js'
 import { explicitStore } from '../data/explicit-store.js'
 import { FixtureError, checkRecords } from '../data/fixture-error.js'
 import { proceduralStore } from '../data/procedural-store.js'
+import type { ExplicitDataset } from '../data/explicit-store.js'
+import type { ProceduralDataset } from '../data/procedural-store.js'
 import type { CandleStore } from '../data/series.js'
 import { hintOf } from './key-ring.js'
-import type { MockServiceOptions } from './service.js'
+
+/** What the fixtures are made from: the fixture fields of `MockServiceOptions` (service.ts documents them). */
+export interface FixtureOptions {
+  data?: ExplicitDataset | ProceduralDataset | CandleStore | undefined
+  plans?: Plan[] | undefined
+  accounts?: Account[] | undefined
+  keys?: ApiKey[] | undefined
+}
 
 /** The fixtures of one service, every record validated and every reference resolved. */
 export interface Fixtures {
@@ -19,7 +28,7 @@ export interface Fixtures {
  * Validates the fixtures of `options` (or the demo ones): a bad record throws a `FixtureError` naming
  * it, and a key is only ever quoted by its hint.
  */
-export function loadFixtures(options: Pick<MockServiceOptions, 'data' | 'plans' | 'accounts' | 'keys'>): Fixtures {
+export function loadFixtures(options: FixtureOptions): Fixtures {
   const store = toStore(options.data)
   const plans = uniqueBy('plans', checkRecords('plans', options.plans ?? demoPlans, planSchema), (p) => p.id)
   const accounts = uniqueBy('accounts', checkRecords('accounts', options.accounts ?? demoAccounts, accountSchema), (a) => a.id)
@@ -38,7 +47,7 @@ export function loadFixtures(options: Pick<MockServiceOptions, 'data' | 'plans' 
   return { store, plans, accounts, keys }
 }
 
-function toStore(data: MockServiceOptions['data']): CandleStore {
+function toStore(data: FixtureOptions['data']): CandleStore {
   if (data === undefined) return proceduralStore(defaultDataset)
   if ('seriesOf' in data) return data
   if ('candles' in data) return explicitStore(data)

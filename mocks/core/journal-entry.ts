@@ -1,9 +1,6 @@
 import * as z from 'zod/mini'
 import { FAULT_KINDS } from './fault-schema.js'
 
-/** The kinds of injected fault (see `Fault.kind`). */
-export type FaultKind = (typeof FAULT_KINDS)[number]
-
 /**
  * Why the service refused a request, beside its status: the parameters of a 422, the rule of a
  * 401, 403 or 404 (its detail), the window of a 429; `routing` for an unknown path or method.

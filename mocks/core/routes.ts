@@ -3,13 +3,7 @@ import * as candles from './candles.js'
 import * as catalog from './catalog.js'
 import type { ServiceContext } from './context.js'
 import { OPENAPI_PATH, openApiDocument } from './openapi-route.js'
-import type { HeaderSource, MockResponse } from './types.js'
-
-/** What a route learns of a request for the journal. */
-export interface RequestNote {
-  /** The account the request's key acts as, once authenticated. */
-  account?: string
-}
+import type { HeaderSource, MockResponse, RequestNote } from './types.js'
 
 /** What a route reads of a request. */
 export interface RouteRequest {

@@ -31,3 +31,9 @@ export interface MockResponse {
   /** An injected fault that breaks or slows the delivery of this answer. */
   delivery?: Delivery
 }
+
+/** What a route learns of a request for the journal. */
+export interface RequestNote {
+  /** The account the request's key acts as, once authenticated. */
+  account?: string
+}
