@@ -21,8 +21,8 @@ export { buildControlPlaneOpenApi } from './core/control-openapi.js'
 export type { KeyInfo } from './core/key-ring.js'
 
 // Arranging data at run time: service.data, service.keys.put, service.plans
-export { DataError } from './core/data-error.js'
-export type { ArrangedCandle, DataChange, DataControl, DataIssue, GenerateSpec, KeyPut, LoadSource, PlanControl, RemoveSelector } from './core/data-control.js'
+export { DataError } from './data/data-error.js'
+export type { ArrangedCandle, DataChange, DataControl, DataIssue, GenerateSpec, KeyPut, LoadSource, PlanControl, RemoveSelector } from './data/arranged-data.js'
 
 // Fixtures: the default dataset and demo accounts, your own rows or rules, and the error a bad record throws
 export { defaultDataset } from './data/default-dataset.js'

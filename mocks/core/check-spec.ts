@@ -5,7 +5,7 @@ import { METHOD_IMPLEMENTATIONS } from '../data/method-registry.js'
 import { DEFAULT_METHOD } from '../../src/schemas/index.js'
 import { toEpochMs } from './clock.js'
 import type { Catalog } from './check-candles.js'
-import type { DataIssue, GenerateSpec, RemoveSelector } from './data-control.js'
+import type { DataIssue, GenerateSpec, RemoveSelector } from '../data/arranged-data.js'
 
 /*
  * The single-record checks of removeCandles and generate: every issue of the record, index 0.

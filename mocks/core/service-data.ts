@@ -10,8 +10,8 @@ import { checkCandles, issueOf, type CheckedBatch } from './check-candles.js'
 import { columnsPass } from './check-columns.js'
 import { putRuns } from './put-runs.js'
 import { checkSelector, checkSpec } from './check-spec.js'
-import type { ArrangedCandle, DataChange, DataControl, DataIssue } from './data-control.js'
-import { DataError } from './data-error.js'
+import type { ArrangedCandle, DataChange, DataControl, DataIssue } from '../data/arranged-data.js'
+import { DataError } from '../data/data-error.js'
 import type { SeriesIndex } from './series-index.js'
 
 /** What `service.data` reads of its service: the overlay it changes, the lookups over it, the visible now. */

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { DataControl } from '../core/data-control.js'
+import type { DataControl } from '../data/arranged-data.js'
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js'
 import { CORS_HEADERS, preflightHeaders } from '../core/cors.js'
 import { json } from '../core/respond.js'

@@ -1,5 +1,5 @@
 import type { AggregatedCandle, Asset, Exchange, ExchangeCandle } from '../../src/schemas/index.js'
-import type { Plan } from '../data/accounts.js'
+import type { Plan } from './accounts.js'
 
 /*
  * The shapes of arranging data at run time (issue "Arrange the world per test"): what

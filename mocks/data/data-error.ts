@@ -1,4 +1,4 @@
-import type { DataIssue } from './data-control.js'
+import type { DataIssue } from './arranged-data.js'
 
 /** How many issues the message lists; `issues` holds them all. */
 const LISTED = 20
