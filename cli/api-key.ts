@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { UsageError } from '../usage-error.js'
+import { UsageError } from './usage-error.js'
 
 /**
  * The key from `--api-key-file` (first line, trimmed) or MARKET_CANDLES_API_KEY. Messages name the
