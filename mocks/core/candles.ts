@@ -12,12 +12,12 @@ import { first, type Series } from '../data/series.js'
 import type { ServiceContext } from './context.js'
 import { takePage } from './paging.js'
 import { checkPlan } from './plan-check.js'
-import { fail, invalid, json } from './respond.js'
+import { fail, invalid, json } from './message/respond.js'
 import { isResponse, resolveExchange, resolveInterval, resolveMethod } from './resolve.js'
 import { mapKey } from '../data/map-key.js'
-import { readHeader } from './read-header.js'
+import { readHeader } from './message/read-header.js'
 import { visibleUntil } from './service-time.js'
-import type { HeaderSource, MockResponse, RequestNote } from './types.js'
+import type { HeaderSource, MockResponse, RequestNote } from './message/types.js'
 
 const UNAUTHENTICATED = { 'www-authenticate': 'APIKey' }
 

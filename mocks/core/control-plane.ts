@@ -10,9 +10,9 @@ import { clockUpdateSchema } from './control-plane-bodies.js'
 import { buildControlPlaneOpenApi } from './control-openapi.js'
 import { RequestWaitTimeoutError } from './journal.js'
 import { filterOf, requestsQuerySchema } from './requests-query.js'
-import { fail, invalid, json } from './respond.js'
+import { fail, invalid, json } from './message/respond.js'
 import type { MockService } from './service.js'
-import type { MockResponse } from './types.js'
+import type { MockResponse } from './message/types.js'
 
 
 export { MAX_CONTROL_BODY, MAX_DATA_BODY, bodyLimitOf } from './control-limits.js'

@@ -3,11 +3,11 @@ import { checkResponse } from './check-response.js'
 import type { ServiceContext } from './context.js'
 import type { AppliedFault, FaultQueue } from './faults.js'
 import type { RequestJournal } from './journal.js'
-import { readHeader } from './read-header.js'
+import { readHeader } from './message/read-header.js'
 import { reasonOf } from './rejection-reason.js'
-import { fail, json } from './respond.js'
+import { fail, json } from './message/respond.js'
 import { ROUTES } from './routes.js'
-import type { MockRequest, MockResponse, RequestNote } from './types.js'
+import type { MockRequest, MockResponse, RequestNote } from './message/types.js'
 
 /** How the service handles a request, besides its state. */
 export interface DispatchOptions {

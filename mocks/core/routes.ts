@@ -3,7 +3,7 @@ import * as candles from './candles.js'
 import * as catalog from './catalog.js'
 import type { ServiceContext } from './context.js'
 import { OPENAPI_PATH, openApiDocument } from './openapi-route.js'
-import type { HeaderSource, MockResponse, RequestNote } from './types.js'
+import type { HeaderSource, MockResponse, RequestNote } from './message/types.js'
 
 /** What a route reads of a request. */
 export interface RouteRequest {

@@ -20,7 +20,7 @@ import { KeyRing, hintOf, type KeyInfo } from './key-ring.js'
 import { rateWindowOf } from './rate-window.js'
 import { SeriesIndex } from './series-index.js'
 import { MAX_SESSIONS, splitSessionUrl, tooManySessions } from './session-path.js'
-import type { MockRequest, MockResponse } from './types.js'
+import type { MockRequest, MockResponse } from './message/types.js'
 
 /** Options of {@link createMockService}. */
 export interface MockServiceOptions {

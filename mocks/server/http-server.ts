@@ -2,8 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { DataControl } from '../data/arranged-data.js'
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js'
-import { CORS_HEADERS, preflightHeaders } from '../core/cors.js'
-import { json } from '../core/respond.js'
+import { CORS_HEADERS, preflightHeaders } from '../core/message/cors.js'
+import { json } from '../core/message/respond.js'
 import { BytePool } from '../core/encode/byte-pool.js'
 import { listenUrl } from './listen-url.js'
 import { createClientErrorListener } from './client-error.js'
@@ -13,7 +13,7 @@ import { encodeJson } from '../core/encode/encode-json.js'
 import { withDate } from '../core/service-time.js'
 import { OpenFaults, deliver } from './deliver.js'
 import { splitSessionUrl, tooManySessions } from '../core/session-path.js'
-import type { MockResponse } from '../core/types.js'
+import type { MockResponse } from '../core/message/types.js'
 
 /** Options of {@link startMockServer}. */
 export interface MockServerOptions extends MockServiceOptions {

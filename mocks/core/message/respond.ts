@@ -1,4 +1,4 @@
-import type { ValidationIssue } from '../../src/schemas/index.js'
+import type { ValidationIssue } from '../../../src/schemas/index.js'
 import type { MockResponse } from './types.js'
 
 /** A JSON response. */
