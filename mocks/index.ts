@@ -8,7 +8,7 @@ export { createMockService } from './core/service.js'
 export type { MockService, MockServiceOptions } from './core/service.js'
 export type { MockRequest, MockResponse, HeaderSource } from './core/message/types.js'
 export type { DateInput } from '../src/contract/index.js'
-export type { MockClock } from './core/clock.js'
+export type { MockClock } from './core/state/clock.js'
 export type { FaultQueue, Fault, PendingFault, FaultCapabilities } from './core/faults.js'
 export type { Latency, FaultKind } from './core/fault-schema.js'
 export type { Delivery } from './core/message/types.js'
@@ -18,7 +18,7 @@ export type { JournalEntry, JournalFilter, RejectionReason } from './core/journa
 export type { JournalView } from './core/journal-view.js'
 export type { ClockUpdate } from './core/control-plane-bodies.js'
 export { buildControlPlaneOpenApi } from './core/control-openapi.js'
-export type { KeyInfo } from './core/key-ring.js'
+export type { KeyInfo } from './core/state/key-ring.js'
 
 // Arranging data at run time: service.data, service.keys.put, service.plans
 export { DataError } from './data/data-error.js'

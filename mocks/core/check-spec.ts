@@ -3,7 +3,7 @@ import { ceilTo, floorTo } from '../data/grid.js'
 import { lifetimeOf } from '../data/candle-rules.js'
 import { METHOD_IMPLEMENTATIONS } from '../data/method-registry.js'
 import { DEFAULT_METHOD } from '../../src/schemas/index.js'
-import { toEpochMs } from './clock.js'
+import { toEpochMs } from './state/clock.js'
 import type { Catalog } from './check-candles.js'
 import type { DataIssue, GenerateSpec, RemoveSelector } from '../data/arranged-data.js'
 

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
 import { rawQueryOf } from '../../src/contract/index.js'
-import { toEpochMs } from './clock.js'
+import { toEpochMs } from './state/clock.js'
 import { bodyIssues } from './body-issues.js'
 import { DATA_PARAM_ROUTES, DATA_ROUTES } from './control-data.js'
 import type { ControlHandler, ControlRoute, ScannedCandles } from './control-route.js'

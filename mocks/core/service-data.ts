@@ -12,7 +12,7 @@ import { putRuns } from './put-runs.js'
 import { checkSelector, checkSpec } from './check-spec.js'
 import type { ArrangedCandle, DataChange, DataControl, DataIssue } from '../data/arranged-data.js'
 import { DataError } from '../data/data-error.js'
-import type { SeriesIndex } from './series-index.js'
+import type { SeriesIndex } from './state/series-index.js'
 
 /** What `service.data` reads of its service: the overlay it changes, the lookups over it, the visible now. */
 export interface DataHost {

@@ -1,4 +1,4 @@
-import type { ApiKey } from '../data/accounts.js'
+import type { ApiKey } from '../../data/accounts.js'
 
 interface StoredKey {
   readonly digest: Uint8Array

@@ -1,4 +1,4 @@
-import { parseDateTime, type DateInput } from '../../src/contract/index.js'
+import { parseDateTime, type DateInput } from '../../../src/contract/index.js'
 
 /**
  * The service's idea of "now" (contract: time; "latest available" is the newest candle with

@@ -1,6 +1,6 @@
 import type { MockClock } from './clock.js'
 import type { ServiceContext } from './context.js'
-import type { MockResponse } from './message/types.js'
+import type { MockResponse } from '../message/types.js'
 
 /** The longest publish delay: a day; a feed later than that is an outage, not a delay. */
 export const MAX_PUBLISH_DELAY_MS = 86_400_000

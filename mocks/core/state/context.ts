@@ -1,4 +1,4 @@
-import type { Account, Plan } from '../data/accounts.js'
+import type { Account, Plan } from '../../data/accounts.js'
 import type { MockClock } from './clock.js'
 import type { KeyRing } from './key-ring.js'
 import type { RateWindow } from './rate-window.js'
