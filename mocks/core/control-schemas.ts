@@ -1,5 +1,5 @@
 import * as z from 'zod/mini'
-import { faultSchema } from './fault-schema.js'
+import { faultSchema } from './faults/fault-schema.js'
 import { journalEntrySchema } from './journal-entry.js'
 
 /** `GET /_mock/health`. */

@@ -1,7 +1,7 @@
 import { API_KEY_HEADER, rawQueryOf, type RawQuery } from '../../src/contract/index.js'
 import { checkResponse } from './check-response.js'
 import type { ServiceContext } from './state/context.js'
-import type { AppliedFault, FaultQueue } from './faults.js'
+import type { AppliedFault, FaultQueue } from './faults/fault-queue.js'
 import type { RequestJournal } from './journal.js'
 import { readHeader } from './message/read-header.js'
 import { reasonOf } from './rejection-reason.js'

@@ -1,4 +1,4 @@
-import { SLOW_BODY_TICK_MS, slowBodyPiece } from '../core/slow-body.js'
+import { SLOW_BODY_TICK_MS, slowBodyPiece } from '../core/faults/slow-body.js'
 import type { Delivery } from '../core/message/types.js'
 
 

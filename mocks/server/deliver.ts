@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http'
-import { SLOW_BODY_TICK_MS, slowBodyPiece } from '../core/slow-body.js'
+import { SLOW_BODY_TICK_MS, slowBodyPiece } from '../core/faults/slow-body.js'
 import type { Delivery } from '../core/message/types.js'
 
 /**

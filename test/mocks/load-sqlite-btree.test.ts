@@ -14,7 +14,7 @@ import { numberOf } from '../../mocks/data/export-files/sqlite-record.js'
 import { readSqliteColumns, readSqliteColumnsByQuery } from '../../mocks/data/export-files/read-sqlite-columns.js'
 import { AGGREGATED_TABLE, EXCHANGE_TABLE } from '../../mocks/data/export-files/sqlite-tables.js'
 import { runCli } from '../export/run-cli.js'
-import { seededRandom } from '../../mocks/core/seeded-random.js'
+import { seededRandom } from '../../mocks/core/faults/seeded-random.js'
 
 /*
  * load()'s direct reader of an export's SQLite file (read-sqlite-btree.ts) against node:sqlite's

@@ -1,4 +1,4 @@
-import { describeIssue, type RawQuery } from '../../src/contract/index.js'
+import { describeIssue, type RawQuery } from '../../../src/contract/index.js'
 import { faultSchema, kindOf, type Fault, type FaultKind } from './fault-schema.js'
 import { drawLatency, seededRandom } from './seeded-random.js'
 

@@ -1,4 +1,4 @@
-import type { Delivery } from './message/types.js'
+import type { Delivery } from '../message/types.js'
 
 /** A slow body goes out in pieces at this pace, so a client's timer sees it trickle. */
 export const SLOW_BODY_TICK_MS = 50
