@@ -1,5 +1,5 @@
 import * as z from 'zod/mini'
-import { parseDateTime } from '../../src/contract/index.js'
+import { parseDateTime } from '../../../src/contract/index.js'
 import type { JournalFilter } from './journal-entry.js'
 
 /** The longest a `GET /_mock/requests?wait_for=N` waits; a longer wait is several calls. */

@@ -1,4 +1,4 @@
-import { rawQueryOf } from '../../src/contract/index.js'
+import { rawQueryOf } from '../../../src/contract/index.js'
 import type { JournalEntry, JournalFilter } from './journal-entry.js'
 import { matcherOf } from './journal-filter.js'
 

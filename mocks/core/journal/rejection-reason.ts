@@ -1,5 +1,5 @@
 import type { RejectionReason } from './journal-entry.js'
-import type { MockResponse } from './message/types.js'
+import type { MockResponse } from '../message/types.js'
 
 const RULE_OF: Record<number, 'authentication' | 'resolution' | 'plan'> = { 401: 'authentication', 403: 'plan', 404: 'resolution' }
 

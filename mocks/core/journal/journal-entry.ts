@@ -1,5 +1,5 @@
 import * as z from 'zod/mini'
-import { FAULT_KINDS } from './faults/fault-schema.js'
+import { FAULT_KINDS } from '../faults/fault-schema.js'
 
 /**
  * Why the service refused a request, beside its status: the parameters of a 422, the rule of a

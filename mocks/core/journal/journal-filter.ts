@@ -1,4 +1,4 @@
-import { parseDateTime } from '../../src/contract/index.js'
+import { parseDateTime } from '../../../src/contract/index.js'
 import type { JournalEntry, JournalFilter } from './journal-entry.js'
 
 const FILTER_KEYS = ['path', 'status', 'account', 'since', 'method']
