@@ -7,17 +7,17 @@ import {
   toValidationIssues,
   type CandleEndpointName,
   type RawQuery,
-} from '../../src/contract/index.js'
-import { first, type Series } from '../data/series.js'
-import type { ServiceContext } from './state/context.js'
+} from '../../../src/contract/index.js'
+import { first, type Series } from '../../data/series.js'
+import type { ServiceContext } from '../state/context.js'
 import { takePage } from './paging.js'
 import { checkPlan } from './plan-check.js'
-import { fail, invalid, json } from './message/respond.js'
+import { fail, invalid, json } from '../message/respond.js'
 import { isResponse, resolveExchange, resolveInterval, resolveMethod } from './resolve.js'
-import { mapKey } from '../data/map-key.js'
-import { readHeader } from './message/read-header.js'
-import { visibleUntil } from './state/service-time.js'
-import type { HeaderSource, MockResponse, RequestNote } from './message/types.js'
+import { mapKey } from '../../data/map-key.js'
+import { readHeader } from '../message/read-header.js'
+import { visibleUntil } from '../state/service-time.js'
+import type { HeaderSource, MockResponse, RequestNote } from '../message/types.js'
 
 const UNAUTHENTICATED = { 'www-authenticate': 'APIKey' }
 

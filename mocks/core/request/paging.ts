@@ -1,4 +1,4 @@
-import type { Series } from '../data/series.js'
+import type { Series } from '../../data/series.js'
 
 /** The window of one candle request, in epoch ms. */
 export interface PageWindow {

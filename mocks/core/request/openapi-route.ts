@@ -1,6 +1,6 @@
-import { buildOpenApiDocument } from '../../src/openapi/index.js'
-import { json } from './message/respond.js'
-import type { MockResponse } from './message/types.js'
+import { buildOpenApiDocument } from '../../../src/openapi/index.js'
+import { json } from '../message/respond.js'
+import type { MockResponse } from '../message/types.js'
 
 /** Where every adapter serves the OpenAPI document. */
 export const OPENAPI_PATH = '/openapi.json'

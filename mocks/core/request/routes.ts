@@ -1,9 +1,9 @@
-import { ENDPOINTS, type EndpointName, type RawQuery } from '../../src/contract/index.js'
+import { ENDPOINTS, type EndpointName, type RawQuery } from '../../../src/contract/index.js'
 import * as candles from './candles.js'
 import * as catalog from './catalog.js'
-import type { ServiceContext } from './state/context.js'
+import type { ServiceContext } from '../state/context.js'
 import { OPENAPI_PATH, openApiDocument } from './openapi-route.js'
-import type { HeaderSource, MockResponse, RequestNote } from './message/types.js'
+import type { HeaderSource, MockResponse, RequestNote } from '../message/types.js'
 
 /** What a route reads of a request. */
 export interface RouteRequest {

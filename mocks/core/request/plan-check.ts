@@ -1,6 +1,6 @@
-import type { CandleEndpointName } from '../../src/contract/index.js'
-import { describeDuration, formatTimestamp, parseDuration } from '../../src/contract/index.js'
-import type { Plan } from '../data/accounts.js'
+import type { CandleEndpointName } from '../../../src/contract/index.js'
+import { describeDuration, formatTimestamp, parseDuration } from '../../../src/contract/index.js'
+import type { Plan } from '../../data/accounts.js'
 
 /** A plan's verdict on one candle request: the oldest reachable close_ts, or a 403 detail. */
 export type PlanVerdict = { allowed: true; horizon: number } | { allowed: false; detail: string }

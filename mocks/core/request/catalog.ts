@@ -1,13 +1,13 @@
-import type { PairCoverage } from '../../src/schemas/index.js'
-import { aggregatedPairsQuerySchema, exchangePairsQuerySchema, toValidationIssues, type RawQuery } from '../../src/contract/index.js'
-import type { ServiceContext } from './state/context.js'
-import { invalid, json } from './message/respond.js'
+import type { PairCoverage } from '../../../src/schemas/index.js'
+import { aggregatedPairsQuerySchema, exchangePairsQuerySchema, toValidationIssues, type RawQuery } from '../../../src/contract/index.js'
+import type { ServiceContext } from '../state/context.js'
+import { invalid, json } from '../message/respond.js'
 import { isResponse, resolveExchange, resolveInterval, resolveMethod } from './resolve.js'
-import { mapKey } from '../data/map-key.js'
-import { METHOD_IMPLEMENTATIONS } from '../data/method-registry.js'
-import { compare } from './state/compare.js'
-import { visibleUntil } from './state/service-time.js'
-import type { MockResponse } from './message/types.js'
+import { mapKey } from '../../data/map-key.js'
+import { METHOD_IMPLEMENTATIONS } from '../../data/method-registry.js'
+import { compare } from '../state/compare.js'
+import { visibleUntil } from '../state/service-time.js'
+import type { MockResponse } from '../message/types.js'
 
 /*
  * The four public catalog endpoints: no key, no plan, never counted (contract: authentication).

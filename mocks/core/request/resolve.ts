@@ -1,8 +1,8 @@
-import { DEFAULT_METHOD, isKnownInterval, type KnownInterval } from '../../src/schemas/index.js'
-import type { ServiceContext } from './state/context.js'
-import { fail } from './message/respond.js'
-import { METHOD_IMPLEMENTATIONS } from '../data/method-registry.js'
-import type { MockResponse } from './message/types.js'
+import { DEFAULT_METHOD, isKnownInterval, type KnownInterval } from '../../../src/schemas/index.js'
+import type { ServiceContext } from '../state/context.js'
+import { fail } from '../message/respond.js'
+import { METHOD_IMPLEMENTATIONS } from '../../data/method-registry.js'
+import type { MockResponse } from '../message/types.js'
 
 /*
  * Resolution (contract: resolution): an exchange, interval or method that is not a known one answers 404,

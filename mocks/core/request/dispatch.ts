@@ -1,13 +1,13 @@
-import { API_KEY_HEADER, rawQueryOf, type RawQuery } from '../../src/contract/index.js'
+import { API_KEY_HEADER, rawQueryOf, type RawQuery } from '../../../src/contract/index.js'
 import { checkResponse } from './check-response.js'
-import type { ServiceContext } from './state/context.js'
-import type { AppliedFault, FaultQueue } from './faults/fault-queue.js'
-import type { RequestJournal } from './journal/journal.js'
-import { readHeader } from './message/read-header.js'
-import { reasonOf } from './journal/rejection-reason.js'
-import { fail, json } from './message/respond.js'
+import type { ServiceContext } from '../state/context.js'
+import type { AppliedFault, FaultQueue } from '../faults/fault-queue.js'
+import type { RequestJournal } from '../journal/journal.js'
+import { readHeader } from '../message/read-header.js'
+import { reasonOf } from '../journal/rejection-reason.js'
+import { fail, json } from '../message/respond.js'
 import { ROUTES } from './routes.js'
-import type { MockRequest, MockResponse, RequestNote } from './message/types.js'
+import type { MockRequest, MockResponse, RequestNote } from '../message/types.js'
 
 /** How the service handles a request, besides its state. */
 export interface DispatchOptions {

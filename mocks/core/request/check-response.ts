@@ -1,8 +1,8 @@
 import type * as z from 'zod/mini'
-import { describeIssue, responseSchemas, type EndpointName } from '../../src/contract/index.js'
-import { compiled } from '../../src/schemas/compiled.js'
-import { errorBodySchema, validationErrorBodySchema } from '../../src/schemas/index.js'
-import type { MockResponse } from './message/types.js'
+import { describeIssue, responseSchemas, type EndpointName } from '../../../src/contract/index.js'
+import { compiled } from '../../../src/schemas/compiled.js'
+import { errorBodySchema, validationErrorBodySchema } from '../../../src/schemas/index.js'
+import type { MockResponse } from '../message/types.js'
 
 /** Throws when an answer of `endpoint` breaks the shared schemas (the `validateResponses` option). */
 export function checkResponse(endpoint: EndpointName, res: MockResponse): void {
