@@ -1,18 +1,18 @@
-import { INTERVAL_MS, assetSchema, exchangeSchema, type AggregatedCandle, type ExchangeCandle } from '../../src/schemas/index.js'
-import { candleModel } from '../data/candle-model.js'
-import { mapKey } from '../data/map-key.js'
-import type { ExchangeColumns } from '../data/exchange-columns.js'
-import type { OverlayStore } from '../data/overlay-store.js'
-import { proceduralSeries } from '../data/procedural-series.js'
-import { paveSegment, putPoints } from '../data/series-edit.js'
-import { countIn } from '../data/series.js'
+import { INTERVAL_MS, assetSchema, exchangeSchema, type AggregatedCandle, type ExchangeCandle } from '../../../src/schemas/index.js'
+import { candleModel } from '../../data/candle-model.js'
+import { mapKey } from '../../data/map-key.js'
+import type { ExchangeColumns } from '../../data/exchange-columns.js'
+import type { OverlayStore } from '../../data/overlay-store.js'
+import { proceduralSeries } from '../../data/procedural-series.js'
+import { paveSegment, putPoints } from '../../data/series-edit.js'
+import { countIn } from '../../data/series.js'
 import { checkCandles, issueOf, type CheckedBatch } from './check-candles.js'
-import { columnsPass } from './check-columns.js'
-import { putRuns } from './put-runs.js'
+import { columnsPass } from '../check-columns.js'
+import { putRuns } from '../put-runs.js'
 import { checkSelector, checkSpec } from './check-spec.js'
-import type { ArrangedCandle, DataChange, DataControl, DataIssue } from '../data/arranged-data.js'
-import { DataError } from '../data/data-error.js'
-import type { SeriesIndex } from './state/series-index.js'
+import type { ArrangedCandle, DataChange, DataControl, DataIssue } from '../../data/arranged-data.js'
+import { DataError } from '../../data/data-error.js'
+import type { SeriesIndex } from '../state/series-index.js'
 
 /** What `service.data` reads of its service: the overlay it changes, the lookups over it, the visible now. */
 export interface DataHost {
@@ -108,11 +108,11 @@ export function createDataControl(host: DataHost): DataControl {
     },
     async load(source) {
       // Imported on demand: only a load pays for the readers (a chunk of its own in a browser bundle).
-      const { derivedCatalog, readExportColumns, readExportFile } = await import('../data/export-files/index.js')
+      const { derivedCatalog, readExportColumns, readExportFile } = await import('../../data/export-files/index.js')
       // An export's SQLite file is read into columns and checked there: no object per candle.
       const runs = readExportColumns(source)
       if (runs) {
-        const done = (await import('./load-columns.js')).loadColumns(runs, overlay)
+        const done = (await import('../load-columns.js')).loadColumns(runs, overlay)
         if (done) return done
       }
       const { candles, origin } = await readExportFile(source)

@@ -1,12 +1,12 @@
 import type * as z from 'zod/mini'
-import type { AggregatedCandle, Exchange, ExchangeCandle, KnownInterval } from '../../src/schemas/index.js'
-import { aggregatedCandleSchema, exchangeCandleSchema } from '../../src/schemas/index.js'
-import { describeIssue, formatTimestamp } from '../../src/contract/index.js'
-import { candleProblems, lifetimeOf } from '../data/candle-rules.js'
-import { METHOD_IMPLEMENTATIONS } from '../data/method-registry.js'
-import type { Timed } from '../data/series.js'
-import type { DataIssue } from '../data/arranged-data.js'
-import { fastExchangeCandle, fastRead } from './fast-candle.js'
+import type { AggregatedCandle, Exchange, ExchangeCandle, KnownInterval } from '../../../src/schemas/index.js'
+import { aggregatedCandleSchema, exchangeCandleSchema } from '../../../src/schemas/index.js'
+import { describeIssue, formatTimestamp } from '../../../src/contract/index.js'
+import { candleProblems, lifetimeOf } from '../../data/candle-rules.js'
+import { METHOD_IMPLEMENTATIONS } from '../../data/method-registry.js'
+import type { Timed } from '../../data/series.js'
+import type { DataIssue } from '../../data/arranged-data.js'
+import { fastExchangeCandle, fastRead } from '../fast-candle.js'
 
 /** What a batch is checked against: the service's exchanges and assets, put ones included. */
 export interface Catalog {
