@@ -48,7 +48,7 @@ describe('variants: the reference fills the gaps of interface.md another common 
   })
 
   test('a missing or empty key is 403 {"detail": "Not authenticated"} without a challenge; an unknown key stays 401', async () => {
-    for (const headers of [{}, { 'x-api-key': '' }, { 'x-api-key': '  ' }]) {
+    for (const headers of [{}, { 'x-api-key': '' }, { 'x-api-key': '  ' }] as Record<string, string>[]) {
       const res = await get({ missingKey: 403 }, CANDLES, headers)
       expect(res.status).toBe(403)
       expect(res.body).toEqual({ detail: 'Not authenticated' })

@@ -1,4 +1,4 @@
-import type { MockResponse } from '../types.js'
+import type { MockResponse } from '../message/types.js'
 import { writeErrorBody } from './error-bodies.js'
 import { writeRateLimitHeaders } from './rate-limit-headers.js'
 import { writeRecords } from './records.js'

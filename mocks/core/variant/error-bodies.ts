@@ -1,5 +1,5 @@
 import type { ValidationIssue } from '../../../src/schemas/index.js'
-import type { MockResponse } from '../types.js'
+import type { MockResponse } from '../message/types.js'
 import type { ResolvedVariant } from './service-variant.js'
 
 /** One issue of a 422 as pydantic v1 (FastAPI before 0.100) writes it. */

@@ -1,4 +1,4 @@
-import type { MockResponse } from '../types.js'
+import type { MockResponse } from '../message/types.js'
 
 /**
  * True when the answer's body is text to send as it is (`Content-Type: text/...`, a string body),
