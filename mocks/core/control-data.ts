@@ -7,7 +7,7 @@ import { notAnArray, notAnObject, parseJsonBody } from './json-body.js'
 import { invalid, json } from './message/respond.js'
 import { putCandleColumns } from './arranged/service-data.js'
 import type { ControlRoute } from './control-route.js'
-import type { MockService } from './service.js'
+import type { MockService } from './service/service.js'
 import type { MockResponse } from './message/types.js'
 
 /*

@@ -11,7 +11,7 @@ import { buildControlPlaneOpenApi } from './control-openapi.js'
 import { RequestWaitTimeoutError } from './journal/journal.js'
 import { filterOf, requestsQuerySchema } from './journal/requests-query.js'
 import { fail, invalid, json } from './message/respond.js'
-import type { MockService } from './service.js'
+import type { MockService } from './service/service.js'
 import type { MockResponse } from './message/types.js'
 
 

@@ -1,5 +1,5 @@
 import type { ExchangeColumns } from '../data/exchange-columns.js'
-import type { MockService } from './service.js'
+import type { MockService } from './service/service.js'
 import type { MockResponse } from './message/types.js'
 
 /**

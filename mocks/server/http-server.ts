@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { DataControl } from '../data/arranged-data.js'
-import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js'
+import { createMockService, type MockService, type MockServiceOptions } from '../core/service/service.js'
 import { CORS_HEADERS, preflightHeaders } from '../core/message/cors.js'
 import { json } from '../core/message/respond.js'
 import { BytePool } from '../core/encode/byte-pool.js'
@@ -12,7 +12,7 @@ import { UNAUTHORIZED, controlTokenCheck } from './control-token.js'
 import { encodeJson } from '../core/encode/encode-json.js'
 import { withDate } from '../core/state/service-time.js'
 import { OpenFaults, deliver } from './deliver.js'
-import { splitSessionUrl, tooManySessions } from '../core/session-path.js'
+import { splitSessionUrl, tooManySessions } from '../core/service/session-path.js'
 import type { MockResponse } from '../core/message/types.js'
 
 /** Options of {@link startMockServer}. */

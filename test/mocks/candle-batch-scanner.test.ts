@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import fc from 'fast-check'
 import { CandleBatchScanner, handleControl } from '../../mocks/core/control-plane.js'
-import { createMockService, type MockService } from '../../mocks/core/service.js'
+import { createMockService, type MockService } from '../../mocks/core/service/service.js'
 import { putCandleColumns } from '../../mocks/core/arranged/service-data.js'
 import type { ExchangeColumns } from '../../mocks/data/exchange-columns.js'
 import { formatTimestamp } from '../../src/contract/index.js'
