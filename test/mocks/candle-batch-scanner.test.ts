@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import fc from 'fast-check'
-import { CandleBatchScanner, handleControl } from '../../mocks/core/control-plane.js'
+import { CandleBatchScanner, handleControl } from '../../mocks/core/control-plane/control-plane.js'
 import { createMockService, type MockService } from '../../mocks/core/service/service.js'
 import { putCandleColumns } from '../../mocks/core/arranged/service-data.js'
 import type { ExchangeColumns } from '../../mocks/data/exchange-columns.js'

@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini'
-import type { ValidationIssue } from '../../src/schemas/index.js'
+import type { ValidationIssue } from '../../../src/schemas/index.js'
 
 // pydantic v2's type names and messages, so a JSON body's 422 reads like a query's (contract: error-bodies).
 const TYPE_OF: Record<string, [type: string, msg: string]> = {

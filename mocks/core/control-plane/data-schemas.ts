@@ -1,5 +1,5 @@
 import * as z from 'zod/mini'
-import { aggregatedCandleSchema, exchangeCandleSchema } from '../../src/schemas/index.js'
+import { aggregatedCandleSchema, exchangeCandleSchema } from '../../../src/schemas/index.js'
 
 /*
  * The shapes of the data routes' bodies and answers, for the control plane's OpenAPI document.

@@ -1,14 +1,14 @@
 import * as z from 'zod/mini'
-import { componentSchemas, inlineSchema, type SchemaMeta } from '../../src/openapi/json-schema.js'
-import { assetSchema, errorBodySchema, exchangeSchema, validationErrorBodySchema, validationIssueSchema } from '../../src/schemas/index.js'
-import { planSchema } from '../data/accounts.js'
+import { componentSchemas, inlineSchema, type SchemaMeta } from '../../../src/openapi/json-schema.js'
+import { assetSchema, errorBodySchema, exchangeSchema, validationErrorBodySchema, validationIssueSchema } from '../../../src/schemas/index.js'
+import { planSchema } from '../../data/accounts.js'
 import { MAX_CONTROL_BODY, MAX_DATA_BODY } from './control-limits.js'
 import { arrangedCandleSchema, dataChangeSchema, generateSpecSchema, keyPutAnswerSchema, keyPutBodySchema } from './data-schemas.js'
 import { clockUpdateSchema } from './control-plane-bodies.js'
 import { clockSchema, faultIdSchema, healthSchema, pendingFaultSchema, usageSchema, waitTimeoutSchema } from './control-schemas.js'
-import { faultSchema, latencySchema } from './faults/fault-schema.js'
-import { journalEntrySchema, rejectionReasonSchema } from './journal/journal-entry.js'
-import { MAX_WAIT_MS, requestsQuerySchema } from './journal/requests-query.js'
+import { faultSchema, latencySchema } from '../faults/fault-schema.js'
+import { journalEntrySchema, rejectionReasonSchema } from '../journal/journal-entry.js'
+import { MAX_WAIT_MS, requestsQuerySchema } from '../journal/requests-query.js'
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` })
 const json = (schema: unknown, description: string) => ({ description, content: { 'application/json': { schema } } })
