@@ -19,7 +19,7 @@ export function checkPlan(plan: Plan, endpoint: CandleEndpointName, interval: st
   if (start !== undefined && start < horizon) {
     return {
       allowed: false,
-      detail: `start ${formatTimestamp(start)} is older than the history depth of plan '${plan.id}' for ${endpoint} at ${interval}: ${describeDuration(depthMs)} (${depth}); the earliest allowed start is ${formatTimestamp(Math.ceil(horizon / 1000) * 1000)}`,
+      detail: `start ${formatTimestamp(Math.floor(start / 1000) * 1000)} is older than the history depth of plan '${plan.id}' for ${endpoint} at ${interval}: ${describeDuration(depthMs)} (${depth}); the earliest allowed start is ${formatTimestamp(Math.ceil(horizon / 1000) * 1000)}`,
     }
   }
   return { allowed: true, horizon }
