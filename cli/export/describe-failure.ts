@@ -9,7 +9,7 @@ import {
 import { depthHint, startFlagValue } from './depth-hint.js'
 import { SeriesFailure } from './runner.js'
 import { listPairs, seriesLabel, type Series } from './series.js'
-import { formatTime } from './dates.js'
+import { formatTime } from './flags/dates.js'
 
 /** What a failure message may draw on. */
 export interface FailureContext {

@@ -1,5 +1,5 @@
 import type { FollowEnd, FollowSeries, FollowSeriesId, FollowState, MarketCandles } from '../../src/index.js'
-import type { ExportArgs } from './args.js'
+import type { ExportArgs } from './flags/args.js'
 import type { FollowReporter } from './progress/index.js'
 import type { RunTotals } from './runner.js'
 import type { ExportState } from './metrics/export-state.js'

@@ -1,4 +1,4 @@
-import { argsOrExit } from './args.js'
+import { argsOrExit } from './flags/args.js'
 import { outputFlushed } from './output-flushed.js'
 import { watchStdoutPipe } from './stdout-pipe.js'
 import { useExportThread } from './thread-choice.js'

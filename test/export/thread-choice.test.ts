@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { parseExportArgs } from '../../cli/export/args.js'
+import { parseExportArgs } from '../../cli/export/flags/args.js'
 import { SMALL_EXPORT_CANDLES, plannedCandles, useExportThread, useOutputThread } from '../../cli/export/thread-choice.js'
 import { startMockServer, type RunningMockServer } from '../../mocks/server/index.js'
 import { CLI } from './run-cli.js'

@@ -1,4 +1,4 @@
-import { intervalMs } from '../intervals.js'
+import { intervalMs } from '../flags/intervals.js'
 import type { OutageWatch } from '../outage/outage-watch.js'
 import type { Series } from '../series.js'
 import { seriesKey } from './series-key.js'

@@ -1,4 +1,4 @@
-import { UsageError } from '../usage-error.js'
+import { UsageError } from '../../usage-error.js'
 import { groupedNumber } from './grouped-number.js'
 import type { ExportFormat } from './export-format.js'
 

@@ -1,5 +1,5 @@
-import { bucketGrid } from '../../src/analysis/bucket-grid.js'
-import { UsageError } from '../usage-error.js'
+import { bucketGrid } from '../../../src/analysis/bucket-grid.js'
+import { UsageError } from '../../usage-error.js'
 import { intervalMs } from './intervals.js'
 
 /** `--resample I`: a target interval that is a whole multiple of `--interval`; undefined without it. */

@@ -1,4 +1,4 @@
-import { UsageError } from '../usage-error.js'
+import { UsageError } from '../../usage-error.js'
 
 // The service's datetime grammar: a bare date, or a datetime with optional seconds, fraction and zone.
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i
