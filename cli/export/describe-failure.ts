@@ -8,7 +8,7 @@ import {
 } from '../../src/index.js'
 import { depthHint, startFlagValue } from './depth-hint.js'
 import { SeriesFailure } from './runner.js'
-import { listPairs, seriesLabel, type Series } from './series.js'
+import { listPairs, seriesLabel, type Series } from './plan/series.js'
 import { formatTime } from './flags/dates.js'
 
 /** What a failure message may draw on. */

@@ -6,7 +6,7 @@ import type { ExportState } from './metrics/export-state.js'
 import { seriesKey } from './metrics/series-key.js'
 import { outageReason } from './outage/transient-error.js'
 import type { OutageWatch } from './outage/outage-watch.js'
-import { seriesLabel, type Series } from './series.js'
+import { seriesLabel, type Series } from './plan/series.js'
 import type { AnyCandle, Sink } from './sinks/index.js'
 
 /**

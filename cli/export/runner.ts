@@ -4,7 +4,7 @@ import { coverageLine, trackCoverage, type SeriesCoverage } from './coverage.js'
 import type { ProgressReporter } from './progress/index.js'
 import { intervalMs } from './flags/intervals.js'
 import { PageResampler } from './page-resampler.js'
-import { rangeOf, seriesLabel, type Series } from './series.js'
+import { rangeOf, seriesLabel, type Series } from './plan/series.js'
 import type { AnyCandle, Sink } from './sinks/index.js'
 
 /** What a run has written so far. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { SeriesFailure, exportAll } from '../../cli/export/runner.js'
 import type { ProgressReporter } from '../../cli/export/progress/index.js'
-import type { Series } from '../../cli/export/series.js'
+import type { Series } from '../../cli/export/plan/series.js'
 import type { AnyCandle, Sink } from '../../cli/export/sinks/index.js'
 import { startMockServer, type RunningMockServer } from '../../mocks/server/index.js'
 import { createClient, type MarketCandles } from '../../src/index.js'

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads'
 import type { ExportFormat } from '../flags/export-format.js'
-import type { Series } from '../series.js'
+import type { Series } from '../plan/series.js'
 import type { Kind } from '../sinks/columns.js'
 import type { SinkOptions } from '../sinks/index.js'
 import { plannedSeriesKey, type AnyCandle, type Sink } from '../sinks/sink.js'

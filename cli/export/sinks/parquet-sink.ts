@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
-import { seriesLabel, type Series } from '../series.js'
+import { seriesLabel, type Series } from '../plan/series.js'
 import type { Kind } from './columns.js'
 import { parquetCodec } from './parquet-codec.js'
 import { DEFAULT_PART_ROWS } from '../flags/part-rows-flag.js'

@@ -1,7 +1,7 @@
-import type { PairCoverage } from '../../src/index.js'
-import type { ExportArgs } from './flags/args.js'
+import type { PairCoverage } from '../../../src/index.js'
+import type { ExportArgs } from '../flags/args.js'
 import { ExportError } from './export-error.js'
-import { intervalMs } from './flags/intervals.js'
+import { intervalMs } from '../flags/intervals.js'
 
 /** One series to export: a pair at an interval, on one exchange or aggregated by one method. */
 export interface Series {

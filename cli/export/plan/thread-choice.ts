@@ -1,5 +1,5 @@
-import type { ExportArgs } from './flags/args.js'
-import { intervalMs } from './flags/intervals.js'
+import type { ExportArgs } from '../flags/args.js'
+import { intervalMs } from '../flags/intervals.js'
 import { candlesBetween, rangeOf, type Series } from './series.js'
 
 /**
