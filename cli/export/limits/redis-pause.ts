@@ -1,5 +1,5 @@
-import type { SlotLimiter } from '../../src/index.js'
-import { sleep } from '../../src/internal/abort.js'
+import type { SlotLimiter } from '../../../src/index.js'
+import { sleep } from '../../../src/internal/abort.js'
 
 /** While Redis fails, a paused request asks again this often (wall ms). */
 export const REDIS_RETRY_MS = 1000

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
-import type { SlotLimiter } from '../../src/index.js'
-import { redactRedisUrl } from '../../src/redis/redis-url.js'
-import { UsageError } from '../usage-error.js'
+import type { SlotLimiter } from '../../../src/index.js'
+import { redactRedisUrl } from '../../../src/redis/redis-url.js'
+import { UsageError } from '../../usage-error.js'
 
 /** The environment variable of `--redis`. */
 export const REDIS_URL_ENV = 'MARKET_CANDLES_REDIS_URL'
@@ -38,9 +38,9 @@ export function checkRedisUrl(url: string, from: string): void {
  * Throws an Error with a clear message when ioredis is not installed.
  */
 export async function openSharedLimit(url: string, account: string, perSecond: number): Promise<SharedLimit> {
-  let redis: typeof import('../../src/redis/index.js')
+  let redis: typeof import('../../../src/redis/index.js')
   try {
-    redis = await import('../../src/redis/index.js')
+    redis = await import('../../../src/redis/index.js')
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && /ioredis/.test(String((error as Error).message))) {
       throw new Error('--redis needs the ioredis package beside market-candles: npm install ioredis')

@@ -1,4 +1,4 @@
-import { UsageError } from '../usage-error.js'
+import { UsageError } from '../../usage-error.js'
 
 /** `--shard I/N`: this process exports the I-th of N fixed shares of the series (I from 1). */
 export interface Shard {

@@ -1,4 +1,4 @@
-import type { SlotLimiter } from '../../src/index.js'
+import type { SlotLimiter } from '../../../src/index.js'
 
 /**
  * A limiter that reports how long each request waited for its slot (ms, 0 included), for the
