@@ -8,7 +8,7 @@ export const MOCK_KEY = 'demo-enterprise-key'
  */
 export async function startEmbeddedService(options: { clockRate?: number | undefined } = {}): Promise<{ url: string; now(): number; close(): Promise<void> }> {
   // The reference service's modules load only for --mock: every other export's worker skips them.
-  const { startMockServer } = await import('../../mocks/server/index.js')
+  const { startMockServer } = await import('../../../mocks/server/index.js')
   const server = await startMockServer({ port: 0, host: '127.0.0.1', ...(options.clockRate === undefined ? {} : { now: new Date(), clockRate: options.clockRate }) })
   return { url: server.url, now: () => server.service.clock.now(), close: () => server.close() }
 }
