@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream'
 import { describe, expect, test } from 'vitest'
-import { depthHint, depthOf } from '../../cli/export/depth-hint.js'
+import { depthHint, depthOf } from '../../cli/export/history/depth-hint.js'
 import { RequestMeter } from '../../cli/export/progress/index.js'
 import { ttyReporter } from '../../cli/export/progress/tty-progress.js'
 import { shellQuote } from '../../cli/export/flags/shell-quote.js'

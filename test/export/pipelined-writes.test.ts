@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { SeriesFailure, exportAll } from '../../cli/export/runner.js'
+import { SeriesFailure, exportAll } from '../../cli/export/history/runner.js'
 import type { ProgressReporter } from '../../cli/export/progress/index.js'
 import type { Series } from '../../cli/export/plan/series.js'
 import type { AnyCandle, Sink } from '../../cli/export/sinks/index.js'

@@ -1,7 +1,7 @@
-import { BucketBuilder } from '../../src/analysis/bucket-builder.js'
-import { bucketGrid } from '../../src/analysis/bucket-grid.js'
-import type { ResampledCandle } from '../../src/analysis/resampled-candle.js'
-import type { AnyCandle } from './sinks/index.js'
+import { BucketBuilder } from '../../../src/analysis/bucket-builder.js'
+import { bucketGrid } from '../../../src/analysis/bucket-grid.js'
+import type { ResampledCandle } from '../../../src/analysis/resampled-candle.js'
+import type { AnyCandle } from '../sinks/index.js'
 
 // A stored candle has the resource's columns only: how full its bucket was is in the coverage report.
 function plain(c: ResampledCandle<AnyCandle>): AnyCandle {

@@ -1,4 +1,4 @@
-import { formatTime } from './flags/dates.js'
+import { formatTime } from '../flags/dates.js'
 
 const DAY = 86_400_000
 // The fixed-length part of ISO 8601 durations, as plans state history depths (P30D, P1W, PT12H).

@@ -1,9 +1,9 @@
 import { renameSync, writeFileSync } from 'node:fs'
-import { GapTracker, type GapReport } from '../../src/pagination/gap-tracker.js'
-import { ExportError } from './plan/export-error.js'
-import { groupedNumber } from './flags/grouped-number.js'
-import { intervalMs } from './flags/intervals.js'
-import { seriesLabel, type Series, type SeriesRange } from './plan/series.js'
+import { GapTracker, type GapReport } from '../../../src/pagination/gap-tracker.js'
+import { ExportError } from '../plan/export-error.js'
+import { groupedNumber } from '../flags/grouped-number.js'
+import { intervalMs } from '../flags/intervals.js'
+import { seriesLabel, type Series, type SeriesRange } from '../plan/series.js'
 
 /** What one series of a run stored against what its range should hold. */
 export interface SeriesCoverage {

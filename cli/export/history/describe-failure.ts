@@ -5,11 +5,11 @@ import {
   NotFoundError,
   PermissionDeniedError,
   type PairCoverage,
-} from '../../src/index.js'
+} from '../../../src/index.js'
 import { depthHint, startFlagValue } from './depth-hint.js'
 import { SeriesFailure } from './runner.js'
-import { listPairs, seriesLabel, type Series } from './plan/series.js'
-import { formatTime } from './flags/dates.js'
+import { listPairs, seriesLabel, type Series } from '../plan/series.js'
+import { formatTime } from '../flags/dates.js'
 
 /** What a failure message may draw on. */
 export interface FailureContext {

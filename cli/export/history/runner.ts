@@ -1,11 +1,11 @@
-import type { MarketCandles } from '../../src/index.js'
-import type { ExportArgs } from './flags/args.js'
+import type { MarketCandles } from '../../../src/index.js'
+import type { ExportArgs } from '../flags/args.js'
 import { coverageLine, trackCoverage, type SeriesCoverage } from './coverage.js'
-import type { ProgressReporter } from './progress/index.js'
-import { intervalMs } from './flags/intervals.js'
+import type { ProgressReporter } from '../progress/index.js'
+import { intervalMs } from '../flags/intervals.js'
 import { PageResampler } from './page-resampler.js'
-import { rangeOf, seriesLabel, type Series } from './plan/series.js'
-import type { AnyCandle, Sink } from './sinks/index.js'
+import { rangeOf, seriesLabel, type Series } from '../plan/series.js'
+import type { AnyCandle, Sink } from '../sinks/index.js'
 
 /** What a run has written so far. */
 export interface RunTotals {
