@@ -48,7 +48,7 @@ const ROWS = process.env.BENCH_3F_ROWS?.split(',').map((r) => r.trim().split(':'
 const selected = (latency: number, workers: number, limiter: Limiter) =>
   ROWS === undefined || ROWS.some(([l, w, k]) => (l === undefined || l === '' || Number(l) === latency) && (w === undefined || w === '' || Number(w) === workers) && (k === undefined || k === '' || k === limiter))
 
-interface ChildResult {
+export interface ChildResult {
   ok: number
   limited: number
   other: number
@@ -107,12 +107,12 @@ export interface RedisWorkers {
 }
 
 /** A worker process, reused for every row: one run per JSON line, one `result` line back. */
-interface Worker {
+export interface Worker {
   run(config: object): Promise<ChildResult>
   stop(): void
 }
 
-async function startWorker(redisUrl: string): Promise<Worker> {
+export async function startWorker(redisUrl: string): Promise<Worker> {
   const child: ChildProcessWithoutNullStreams = spawn(process.execPath, ['--import', 'tsx', CHILD], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, REDIS_URL: redisUrl } })
   const kill = () => child.kill('SIGKILL')
   process.on('exit', kill)

@@ -27,6 +27,7 @@ import { measureFollow, reportFollow } from './follow.js'
 import { measureFollowLearnedDelay, reportFollowLearnedDelay } from './follow-learned-delay.js'
 import { measureConformance, reportConformance } from './conformance.js'
 import { measureRedisWorkers, reportRedisWorkers, tableRedisWorkers } from './redis-workers.js'
+import { measureRedisHandover, reportRedisHandover, tableRedisHandover } from './redis-handover.js'
 import { measureWalkCpu, reportWalkCpu, tableWalkCpu } from './walk-cpu.js'
 import { measureLoadExport, reportLoadExport } from './load-export.js'
 import { measureArrangedData, reportArrangedData } from './arranged-data.js'
@@ -62,6 +63,7 @@ const SECTIONS = [
   define('journal', measureJournalCost, reportJournalCost, (r) => r.rows),
   define('7', measureConformance, reportConformance, (r) => r.rows),
   define('3f', measureRedisWorkers, reportRedisWorkers, tableRedisWorkers),
+  define('3g', measureRedisHandover, reportRedisHandover, tableRedisHandover),
   define('walk-cpu', measureWalkCpu, reportWalkCpu, tableWalkCpu),
   define('load-export', measureLoadExport, reportLoadExport, (r) => r.rows),
   define('arranged', measureArrangedData, reportArrangedData, (r) => r.rows),

@@ -81,9 +81,9 @@ function newPeriod(start: number) {
  * interface.md leaves both open) says nothing on its 200s about others on the account. The limiter
  * then learns from 429s alone: after its probe it keeps to the probe's share and sends, one at a
  * time, a *trial* request beyond it. A trial answered 200 grows the share by one and the next trial
- * follows at once (a limiter alone has the whole window within a second); a trial answered 429
- * leaves the share as it was, and the next waits longer (4 s, doubling, up to 4 s per request of the
- * share). A request within the share answered 429 cuts the share by one and gives its place back.
+ * follows soon (a limiter alone has the whole window within a second); a trial answered 429 leaves
+ * the share as it was, and the next waits longer (4 s, doubling, up to 8 s). A request within the
+ * share answered 429 cuts the share by one and gives its place back.
  * Limiters of one account so settle on its rate with few 429s, each trial costing at most one.
  *
  * @example

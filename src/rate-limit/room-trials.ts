@@ -1,20 +1,22 @@
 /**
- * Tuning of {@link RoomTrials}, in milliseconds: the wait after a first refused trial, and the cap
- * of the wait per request of the share (a limiter holding 2 requests per window waits at most 8 s
- * between refused trials, one holding 5 at most 20 s). Limiters holding little try more often: they
- * have the most to gain, and room that frees up goes to them first, which evens the shares out.
+ * Tuning of {@link RoomTrials}, in milliseconds: the wait after a first refused trial; the cap of
+ * the wait, per request of the share and in all (a limiter holding 1 request per window waits at
+ * most 4 s between refused trials, one holding 2 or more at most 8 s): limiters holding little try
+ * more often, as they have the most to gain. After a passed trial, the next waits at most `chain`
+ * (none at all before the first refusal: a limiter alone ramps up at one round trip per request).
  */
-export const TRIAL_GAP = { first: 4000, perRequest: 4000 }
+export const TRIAL_GAP = { first: 4000, perRequest: 4000, max: 8000, chain: 500 }
 
 /**
  * How a limiter learns the account's room from a deployment that sends no `RateLimit-*` headers (a
  * 429 with `Retry-After` only, or with nothing: any deployment may, D13). Its 200s then say nothing
  * about others on the account; only a 429 does. The limiter keeps to its share and now and then sends
  * one request beyond it, a *trial*:
- * - answered 200, the account had room: the share grows by one and the next trial may follow at
- *   once, so a limiter alone reaches the whole window within a few round trips;
+ * - answered 200, the account had room: the share grows by one and the next trial follows soon
+ *   (at once until a trial was first refused), so a limiter alone reaches the whole window within
+ *   a few round trips;
  * - answered 429, the window was full: the share stays, and the next trial waits twice as long as the
- *   one before (from {@link TRIAL_GAP}.first up to its max), with jitter so limiters drift apart.
+ *   one before (from {@link TRIAL_GAP}.first up to its cap), with jitter so limiters drift apart.
  * Limiters of one account so find its rate between them: each trial costs at most one 429, and
  * trials grow rare while the window stays full. One trial at a time: its answer decides the next.
  */
@@ -41,14 +43,14 @@ export class RoomTrials {
     this.#pending = true
   }
 
-  /** The trial was answered 200: the account had room. The next one may follow at once; its gap, if refused, shrinks. */
+  /** The trial was answered 200: the account had room. The next follows soon; its gap, if refused, shrinks. */
   passed(now: number): void {
     this.#pending = false
     this.#gap = Math.floor(this.#gap / 2)
-    this.#notBefore = now
+    this.#notBefore = now + Math.min(this.#gap, TRIAL_GAP.chain)
   }
 
-  /** The trial was answered 429: the window was full. The next waits longer, up to a cap proportional to `share`. */
+  /** The trial was answered 429: the window was full. The next waits longer, up to a cap that grows with `share`. */
   refused(now: number, share: number): void {
     this.#pending = false
     this.#backOff(now, share)
@@ -64,7 +66,7 @@ export class RoomTrials {
   }
 
   #backOff(now: number, share: number): void {
-    const cap = TRIAL_GAP.perRequest * share
+    const cap = Math.min(TRIAL_GAP.max, TRIAL_GAP.perRequest * share)
     this.#gap = Math.min(cap, Math.max(TRIAL_GAP.first, this.#gap * 2))
     this.#hold(now)
   }

@@ -233,6 +233,68 @@ describe('the client-side rate limiter mirrors the service sliding window (rate 
     expect(pace(sent.length - 3)).toBe(1000) // aged: the window again
   })
 
+  describe('without RateLimit-* headers (a 429 with Retry-After only, or with nothing: D13), the limiter learns from 429s alone', () => {
+    const ok = { status: 200, headers: {} }
+    /** A limiter of perSecond 4 (a probe of 1) whose probe was answered 200 without headers at t = 10: share 1. */
+    async function headerless() {
+      const clock = { now: 0 }
+      const limiter = new RateLimiter({ perSecond: 4, marginMs: 0, now: () => clock.now, random: () => 0.5 })
+      const probe = await limiter.acquire()
+      clock.now = 10
+      probe(ok)
+      expect(limiter.share).toBe(1) // nothing says nobody else uses the account: the probe's share
+      return { clock, limiter }
+    }
+
+    test('a trial, one request beyond the share, answered 200 grows the share by one; the next trial follows at once until one is refused', async () => {
+      const { clock, limiter } = await headerless()
+      for (let share = 1; share < 4; share++) {
+        expect(limiter.delay()).toBe(0) // the share's slots are held (the probe's until 1010): only a trial may leave
+        const trial = await limiter.acquire()
+        clock.now += 10
+        trial(ok)
+        expect(limiter.share).toBe(share + 1)
+      }
+      expect(limiter.delay()).toBe(1010 - clock.now) // the whole window: nothing beyond it
+    })
+
+    test('a trial answered 429 leaves the share as it was and holds the next trial back 4 s (jitter ±25 %)', async () => {
+      const { clock, limiter } = await headerless()
+      const trial = await limiter.acquire()
+      clock.now = 20
+      trial({ status: 429, headers: { 'retry-after': '1' } })
+      expect(limiter.share).toBe(1)
+      expect(limiter.delay()).toBe(1010 - 20) // the share's slot frees at 1010; no trial before 4020
+      clock.now = 1010
+      await limiter.acquire() // a request within the share, still in flight: only a trial could leave now
+      clock.now = 4019
+      expect(limiter.delay()).toBe(1)
+      clock.now = 4020
+      expect(limiter.delay()).toBe(0)
+    })
+
+    test('a request within the share answered 429 cuts the share by one and gives its place back at once', async () => {
+      const { clock, limiter } = await headerless()
+      for (let i = 0; i < 2; i++) {
+        const trial = await limiter.acquire()
+        clock.now += 10
+        trial(ok)
+      }
+      expect(limiter.share).toBe(3)
+      clock.now = 2000 // every slot free
+      const slots = [await limiter.acquire(), await limiter.acquire(), await limiter.acquire()]
+      clock.now += 10
+      slots[0]!(ok)
+      slots[1]!(ok)
+      slots[2]!({ status: 429, headers: {} })
+      expect(limiter.share).toBe(2)
+      // Two of the three went through and hold the window; the refused one's place is free again,
+      // but the share is now two: the next request waits for the older of the two (taken in the
+      // limiter's first, cold window: held from its answer at 2010 until 3010), and no trial leaves meanwhile.
+      expect(limiter.delay()).toBe(3010 - clock.now)
+    })
+  })
+
   test('pause holds every request back', () => {
     let now = 0
     const limiter = new RateLimiter({ now: () => now })
