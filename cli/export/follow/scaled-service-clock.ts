@@ -1,4 +1,4 @@
-import { DateHeaderClock } from '../../src/follow/service-clock.js'
+import { DateHeaderClock } from '../../../src/follow/service-clock.js'
 
 /**
  * The clock of a service that runs `rate` times wall speed (a reference service started with
