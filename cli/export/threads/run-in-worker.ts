@@ -1,8 +1,8 @@
 import { setFlagsFromString } from 'node:v8'
 import { Worker } from 'node:worker_threads'
-import { EXIT } from '../exit-codes.js'
+import { EXIT } from '../../exit-codes.js'
 import { watchStdoutPipe } from './stdout-pipe.js'
-import { workerScript } from './worker-script.js'
+import { workerScript } from '../sink-thread/worker-script.js'
 
 /**
  * The young generation of the export's heap, in MB. A whole history is a stream of short-lived

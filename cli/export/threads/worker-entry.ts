@@ -4,7 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { outputFlushed } from './output-flushed.js'
-import { runExport, type StopSignal } from './run-export.js'
+import { runExport, type StopSignal } from '../run-export.js'
 
 interface ExportWorkerData {
   argv: string[]

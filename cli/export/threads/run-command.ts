@@ -1,7 +1,7 @@
-import { argsOrExit } from './flags/args.js'
+import { argsOrExit } from '../flags/args.js'
 import { outputFlushed } from './output-flushed.js'
 import { watchStdoutPipe } from './stdout-pipe.js'
-import { useExportThread } from './plan/thread-choice.js'
+import { useExportThread } from '../plan/thread-choice.js'
 
 /**
  * `market-candles export`: a long history or a follow on a thread of its own (run-in-worker.ts), a
@@ -12,7 +12,7 @@ export async function runExportCommand(argv: readonly string[]): Promise<number>
   const args = argsOrExit(argv, process)
   if (typeof args === 'number') return done(args)
   if (useExportThread(args, Date.now())) return (await import('./run-in-worker.js')).runExportInWorker(argv)
-  const { runExport } = await import('./run-export.js')
+  const { runExport } = await import('../run-export.js')
   const stopWatching = watchStdoutPipe()
   try {
     return await done(await runExport(argv))
