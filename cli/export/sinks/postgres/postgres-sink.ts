@@ -1,13 +1,13 @@
 import { finished } from 'node:stream/promises'
 import type { Client } from 'pg'
-import type { Series } from '../plan/series.js'
-import { columnsOf, type Kind } from './columns.js'
+import type { Series } from '../../plan/series.js'
+import { columnsOf, type Kind } from '../columns.js'
 import { loadPostgres } from './load-postgres.js'
 import { PageBatches, type BatchPage } from './postgres-batches.js'
 import { describePostgresError } from './postgres-errors.js'
 import { PG_TABLES, ensureTable, ident } from './postgres-schema.js'
 import type { PostgresTarget } from './postgres-target.js'
-import { OutputError, plannedSeriesKey, type Sink } from './sink.js'
+import { OutputError, plannedSeriesKey, type Sink } from '../sink.js'
 
 const UNIQUE_VIOLATION = '23505'
 // Pages the export may hand over before the first is committed; the pages waiting while a batch is

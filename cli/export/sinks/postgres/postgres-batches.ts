@@ -1,7 +1,7 @@
-import type { Series } from '../plan/series.js'
-import type { Kind } from './columns.js'
+import type { Series } from '../../plan/series.js'
+import type { Kind } from '../columns.js'
 import { CopyBinaryWriter } from './postgres-copy-binary.js'
-import { plannedSeriesKey, type AnyCandle } from './sink.js'
+import { plannedSeriesKey, type AnyCandle } from '../sink.js'
 
 /** A page of a batch: its series and its last close_ts (the candles themselves are encoded at once, not kept). */
 export interface BatchPage {

@@ -1,5 +1,5 @@
-import { withoutPassword } from '../flags/without-password.js'
-import { OutputError } from './sink.js'
+import { withoutPassword } from '../../flags/without-password.js'
+import { OutputError } from '../sink.js'
 
 /** Where the PostgreSQL sink connects: a pg client configuration, and how to name it in messages. */
 export interface PostgresTarget {

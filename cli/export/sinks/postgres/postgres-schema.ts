@@ -1,6 +1,6 @@
 import type { ClientBase } from 'pg'
-import { AGGREGATED_COLUMNS, EXCHANGE_COLUMNS, PRICE_COLUMNS, type Kind } from './columns.js'
-import { OutputError } from './sink.js'
+import { AGGREGATED_COLUMNS, EXCHANGE_COLUMNS, PRICE_COLUMNS, type Kind } from '../columns.js'
+import { OutputError } from '../sink.js'
 
 /** A quoted identifier (`interval` is a keyword; a schema name may hold anything). */
 export const ident = (name: string) => `"${name.replaceAll('"', '""')}"`

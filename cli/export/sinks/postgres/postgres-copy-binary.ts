@@ -1,5 +1,5 @@
-import type { Kind } from './columns.js'
-import type { AnyCandle } from './sink.js'
+import type { Kind } from '../columns.js'
+import type { AnyCandle } from '../sink.js'
 
 // COPY's binary format: a signature, flags and a header extension length; then per row a field count
 // and per field a byte length (-1: NULL) and the value in the type's binary form; then -1.
