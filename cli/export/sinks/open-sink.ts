@@ -23,7 +23,7 @@ export interface SinkOptions {
 /** Opens the output of a run: `-` is the given stream (stdout). */
 export async function openSink(out: string, format: ExportFormat, kind: Kind, planned: readonly Series[], stdout: Writable, options: SinkOptions = {}): Promise<Sink> {
   if (format === 'sqlite') return openSqlite(out, kind)
-  if (format === 'parquet') return (await import('./parquet-sink.js')).openParquet(out, kind, planned, options.note, options.partRows)
+  if (format === 'parquet') return (await import('./parquet/parquet-sink.js')).openParquet(out, kind, planned, options.note, options.partRows)
   if (format === 'postgres') return openPostgres(postgresTarget(out, options.pgSchema, options.env ?? process.env), kind, planned)
   return out === '-' ? openLineStream(stdout, lineFormat(format, kind)) : openLineFile(out, lineFormat(format, kind), planned)
 }

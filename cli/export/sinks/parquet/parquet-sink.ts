@@ -1,12 +1,12 @@
 import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
-import { seriesLabel, type Series } from '../plan/series.js'
-import type { Kind } from './columns.js'
+import { seriesLabel, type Series } from '../../plan/series.js'
+import type { Kind } from '../columns.js'
 import { parquetCodec } from './parquet-codec.js'
-import { DEFAULT_PART_ROWS } from '../flags/part-rows-flag.js'
+import { DEFAULT_PART_ROWS } from '../../flags/part-rows-flag.js'
 import { ParquetColumns } from './parquet-columns.js'
 import { LAST_CLOSE_KEY, partName, partitionPath, readPartition, type PartitionState } from './parquet-dataset.js'
-import { OutputError, plannedSeriesKey, type AnyCandle, type Sink } from './sink.js'
+import { OutputError, plannedSeriesKey, type AnyCandle, type Sink } from '../sink.js'
 
 // hyparquet-writer is loaded with the sink: only a Parquet export pays for it.
 type Writer = typeof import('hyparquet-writer')

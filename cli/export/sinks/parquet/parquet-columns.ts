@@ -1,8 +1,8 @@
 import type { SchemaElement } from 'hyparquet'
-import { parseTimestamp } from '../../../src/contract/close-time.js'
-import { DEFAULT_PART_ROWS } from '../flags/part-rows-flag.js'
-import { PRICE_COLUMNS as PRICES, type Kind } from './columns.js'
-import type { AnyCandle } from './sink.js'
+import { parseTimestamp } from '../../../../src/contract/close-time.js'
+import { DEFAULT_PART_ROWS } from '../../flags/part-rows-flag.js'
+import { PRICE_COLUMNS as PRICES, type Kind } from '../columns.js'
+import type { AnyCandle } from '../sink.js'
 
 // The series' own fields (exchange or method, base, quote, interval) are the partition folders, not columns.
 function schemaOf(kind: Kind): SchemaElement[] {
