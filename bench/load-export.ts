@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openSqlite } from '../cli/export/sinks/sqlite-sink.js'
+import { openSqlite } from '../cli/export/sinks/sqlite/sqlite-sink.js'
 import { createMockService } from '../mocks/core/service/service.js'
 import { runChildForResult } from './child-result.js'
 import { fmt, median, withSpread } from './stats.js'

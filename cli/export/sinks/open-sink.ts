@@ -6,7 +6,7 @@ import { lineFormat, openLineFile, openLineStream } from './line-file-sink.js'
 import { openPostgres } from './postgres/postgres-sink.js'
 import { postgresTarget } from './postgres/postgres-target.js'
 import type { Sink } from './sink.js'
-import { openSqlite } from './sqlite-sink.js'
+import { openSqlite } from './sqlite/sqlite-sink.js'
 
 /** What some sinks need beyond the output itself. */
 export interface SinkOptions {

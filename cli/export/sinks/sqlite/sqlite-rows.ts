@@ -1,6 +1,6 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite'
-import { PRICE_COLUMNS, columnsOf, type Kind } from './columns.js'
-import type { AnyCandle } from './sink.js'
+import { PRICE_COLUMNS, columnsOf, type Kind } from '../columns.js'
+import type { AnyCandle } from '../sink.js'
 
 // Rows per statement, largest first: a full page takes 4 statements, a short one a few more.
 const SIZES = [250, 50, 10, 1]

@@ -1,8 +1,8 @@
-import { AGGREGATED_TABLE, EXCHANGE_TABLE } from '../../../mocks/data/export-files/sqlite-tables.js'
-import type { Series } from '../plan/series.js'
-import type { Kind } from './columns.js'
+import { AGGREGATED_TABLE, EXCHANGE_TABLE } from '../../../../mocks/data/export-files/sqlite-tables.js'
+import type { Series } from '../../plan/series.js'
+import type { Kind } from '../columns.js'
 import { loadSqlite } from './load-sqlite.js'
-import { OutputError, type Sink } from './sink.js'
+import { OutputError, type Sink } from '../sink.js'
 import { SqliteRows } from './sqlite-rows.js'
 
 // The tables `load` reads back (mocks/data/export-files/sqlite-tables.ts: one text for both sides).

@@ -1,4 +1,4 @@
-import { dropSqliteWarning } from '../../../mocks/data/export-files/sqlite-warning.js'
+import { dropSqliteWarning } from '../../../../mocks/data/export-files/sqlite-warning.js'
 
 /**
  * Loads `node:sqlite`. Some Node versions print an ExperimentalWarning on its first import: users of
