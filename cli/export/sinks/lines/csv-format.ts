@@ -1,7 +1,7 @@
-import { columnsOf, type Kind } from './columns.js'
+import { columnsOf, type Kind } from '../columns.js'
 // The parser lives beside the reader of exports; the sink checks lines it wrote with it on resume.
-export { parseCsvLine } from '../../../mocks/data/export-files/csv-line.js'
-import type { AnyCandle } from './sink.js'
+export { parseCsvLine } from '../../../../mocks/data/export-files/csv-line.js'
+import type { AnyCandle } from '../sink.js'
 
 // RFC 4180: a field holding a comma, a quote or a line break is quoted, its quotes doubled.
 const NEEDS_QUOTES = /[",\r\n]/

@@ -1,9 +1,9 @@
 import { closeSync, openSync, readSync, writeSync } from 'node:fs'
 import type { Writable } from 'node:stream'
-import type { Series } from '../plan/series.js'
-import { columnsOf, type Kind } from './columns.js'
+import type { Series } from '../../plan/series.js'
+import { columnsOf, type Kind } from '../columns.js'
 import { csvHeader, csvLines, parseCsvLine } from './csv-format.js'
-import { OutputError, plannedSeriesKey, seriesKey, type AnyCandle, type Sink } from './sink.js'
+import { OutputError, plannedSeriesKey, seriesKey, type AnyCandle, type Sink } from '../sink.js'
 import { cutPartialLastLine, scanLinesBackward } from './tail-lines.js'
 
 /** A line-per-candle format: CSV or JSON Lines. */
