@@ -1,5 +1,5 @@
 /**
- * The tables of an export's SQLite file, as the export creates them (cli/export/sinks/sqlite-sink.ts)
+ * The tables of an export's SQLite file, as the export creates them (cli/export/sinks/sqlite/sqlite-sink.ts)
  * and as `load` reads them straight from the file (read-sqlite-btree.ts): one text for both, so a
  * change to the schema makes the direct reader step aside for such files instead of misreading them.
  * close_ts stays the service's fixed-width text, so text order is time order.
