@@ -5,8 +5,12 @@
 
 // The service
 export { createMockService } from './core/service/service.js'
-export type { MockService, MockServiceOptions } from './core/service/service.js'
+export type { MockService, MockServiceOptions, SessionOptions } from './core/service/service.js'
 export type { MockRequest, MockResponse, HeaderSource } from './core/message/types.js'
+
+// Variants: how the service fills the gaps of interface.md, as other deployments do (D13)
+export { SERVICE_VARIANTS, serviceVariantSchema } from './core/variant/index.js'
+export type { ResolvedVariant, ServiceVariant, ServiceVariantInput, ServiceVariantName } from './core/variant/index.js'
 export type { DateInput } from '../src/contract/index.js'
 export type { MockClock } from './core/state/clock.js'
 export type { FaultQueue, Fault, PendingFault, FaultCapabilities } from './core/faults/fault-queue.js'

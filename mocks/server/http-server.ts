@@ -11,6 +11,7 @@ import { CandleBatchScanner, bodyLimitOf, handleControl, isControlPath, scansCan
 import { UNAUTHORIZED, controlTokenCheck } from './control-token.js'
 import { encodeJson } from '../core/encode/encode-json.js'
 import { withDate } from '../core/state/service-time.js'
+import { isTextAnswer } from '../core/variant/text-answer.js'
 import { OpenFaults, deliver } from './deliver.js'
 import { splitSessionUrl, tooManySessions } from '../core/service/session-path.js'
 import type { MockResponse } from '../core/message/types.js'
@@ -65,7 +66,12 @@ function send(res: ServerResponse, answer: MockResponse, pool: BytePool, open?: 
   const socket = res.req.socket
   if (!socket || socket.destroyed || socket.writableEnded) return
   // Encoded once: the length and the bytes written come from the same buffer.
-  const body = answer.status === 204 || answer.delivery?.kind === 'hang' || answer.delivery?.kind === 'reset' || answer.networkError ? EMPTY : encodeJson(answer.body, pool)
+  const body =
+    answer.status === 204 || answer.delivery?.kind === 'hang' || answer.delivery?.kind === 'reset' || answer.networkError
+      ? EMPTY
+      : isTextAnswer(answer)
+        ? Buffer.from(answer.body)
+        : encodeJson(answer.body, pool)
   const head = () => res.writeHead(answer.status, { ...CORS_HEADERS, ...answer.headers, 'content-length': body.length })
   // 'finish' (or the fault's end): every byte is with the kernel, so the buffer can serve another response.
   const done = () => pool.give(body)

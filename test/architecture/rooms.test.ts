@@ -17,10 +17,12 @@ const ROOMS: Record<string, readonly string[]> = {
   'mocks/core/state': ['mocks/core/message', 'mocks/data'],
   'mocks/core/faults': ['mocks/core/message'],
   'mocks/core/journal': ['mocks/core/faults', 'mocks/core/message'],
-  'mocks/core/request': ['mocks/core/state', 'mocks/core/faults', 'mocks/core/journal', 'mocks/core/message', 'mocks/data'],
+  // how the answers fill interface.md's gaps another way (D13): applied to an answer on its way out
+  'mocks/core/variant': ['mocks/core/message'],
+  'mocks/core/request': ['mocks/core/variant', 'mocks/core/state', 'mocks/core/faults', 'mocks/core/journal', 'mocks/core/message', 'mocks/data'],
   'mocks/core/arranged': ['mocks/core/state', 'mocks/data'],
-  'mocks/core/service': ['mocks/core/request', 'mocks/core/arranged', 'mocks/core/journal', 'mocks/core/faults', 'mocks/core/state', 'mocks/core/message', 'mocks/data'],
-  'mocks/core/control-plane': ['mocks/core/service', 'mocks/core/arranged', 'mocks/core/journal', 'mocks/core/faults', 'mocks/core/state', 'mocks/core/message', 'mocks/data'],
+  'mocks/core/service': ['mocks/core/variant', 'mocks/core/request', 'mocks/core/arranged', 'mocks/core/journal', 'mocks/core/faults', 'mocks/core/state', 'mocks/core/message', 'mocks/data'],
+  'mocks/core/control-plane': ['mocks/core/variant', 'mocks/core/service', 'mocks/core/arranged', 'mocks/core/journal', 'mocks/core/faults', 'mocks/core/state', 'mocks/core/message', 'mocks/data'],
   // files the simplify helper of issue 36 deletes, left where they were
   'mocks/core': ['mocks/core', 'mocks/data'],
   // the adapters, each over the core; the MSW ones share mocks/msw, none imports mocks/server

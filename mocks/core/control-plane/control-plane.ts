@@ -13,6 +13,7 @@ import { filterOf, requestsQuerySchema } from '../journal/requests-query.js'
 import { fail, invalid, json } from '../message/respond.js'
 import type { MockService } from '../service/service.js'
 import type { MockResponse } from '../message/types.js'
+import { VARIANT_ROUTE } from './variant-route.js'
 
 
 export { MAX_CONTROL_BODY, MAX_DATA_BODY, bodyLimitOf } from './control-limits.js'
@@ -110,6 +111,7 @@ const ROUTES: Record<string, ControlRoute> = {
       return clockBody(service)
     },
   },
+  '/_mock/variant': VARIANT_ROUTE,
   ...DATA_ROUTES,
 }
 
@@ -135,7 +137,7 @@ export const isControlPath = (path: string): boolean => path === '/_mock' || pat
 
 /**
  * Answers a control-plane request of the standalone server: health, requests, usage, reset, faults, clock,
- * arranged data, keys and plans. Another
+ * the variant, arranged data, keys and plans. Another
  * method on a control path is 405 with `Allow`; an unknown `/_mock` path is 404.
  */
 export async function handleControl(service: MockService, request: ControlRequest): Promise<MockResponse> {
