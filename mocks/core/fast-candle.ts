@@ -43,7 +43,7 @@ export function wholeSecondMs(text: string): number | undefined {
 }
 
 /** Days since 1970-01-01 of a proleptic Gregorian date (integer arithmetic, what Date.UTC computes, without the call). */
-export function daysFromCivil(y: number, m: number, d: number): number {
+function daysFromCivil(y: number, m: number, d: number): number {
   if (m <= 2) y -= 1
   const era = Math.floor(y / 400)
   const yoe = y - era * 400
