@@ -168,6 +168,11 @@ function listenerOf(service: MockService, latency: number, open: OpenFaults, gat
       if (latency > 0) await sleep(latency)
       send(res, answer, pool, open)
     } catch (error) {
+      // A client that hangs up mid-request is no server error: one plain line, no stack.
+      if (req.destroyed && (error as { code?: string }).code === 'ECONNRESET') {
+        console.error(`market-candles mock server: a client closed its connection before its ${method} request was read whole`)
+        return void res.destroy()
+      }
       // A bug in the reference service must show as a 500, never as a hung request.
       console.error('market-candles mock server:', error)
       if (!res.headersSent) send(res, json(500, { detail: 'Internal Server Error' }), pool)

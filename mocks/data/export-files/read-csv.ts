@@ -10,20 +10,30 @@ import { forEachLineOf } from './read-lines.js'
 const HEADERS: Record<string, Kind> = { [EXCHANGE_COLUMNS.join(',')]: 'exchange', [AGGREGATED_COLUMNS.join(',')]: 'aggregated' }
 const CANONICAL_TS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/
 
+/** The candles of a CSV file, and the line each starts on (a quoted line break makes a record span lines). */
+export interface CsvCandles {
+  candles: ArrangedCandle[]
+  lineOf(index: number): number
+}
+
 /**
  * A CSV file `market-candles export` wrote: its header names the kind (exchange or aggregated
- * columns, docs/export.md), then one candle per line. Throws a {@link LoadError} naming the file
- * and line of the first line it cannot read.
+ * columns, docs/export.md), then one candle per record (RFC 4180: a quoted field may hold line
+ * breaks, quotes and commas). Throws a {@link LoadError} naming the file and line of the first
+ * record it cannot read.
  */
-export function readCsv(path: string, label: string): ArrangedCandle[] {
+export function readCsv(path: string, label: string): CsvCandles {
   const out: ArrangedCandle[] = []
+  // Where records stop being one line each: from candle atIndex[k] on, lines are shifted by shift[k].
+  const atIndex: number[] = []
+  const shift: number[] = []
   let kind: Kind | undefined
   let width = 0
   const texts = Array.from({ length: 6 }, () => new InternedText())
   const flags = new InternedText()
   let exchangesText: string | undefined
   let exchanges: string[] = []
-  forEachLineOf(path, label, (line) => {
+  forEachLineOf(path, label, (line, lineNo) => {
     if (kind === undefined) {
       kind = HEADERS[line.replace(/^\uFEFF/, '')]
       if (kind === undefined) {
@@ -36,6 +46,8 @@ export function readCsv(path: string, label: string): ArrangedCandle[] {
       return
     }
     if (line === '') throw new RowProblem('an empty line (the export writes none)')
+    const expected = out.length + 2 + (shift.at(-1) ?? 0)
+    if (lineNo !== expected) atIndex.push(out.length), shift.push(lineNo - out.length - 2)
     let f: string[]
     try {
       f = parseCsvLine(line)
@@ -78,9 +90,16 @@ export function readCsv(path: string, label: string): ArrangedCandle[] {
       }
       out.push({ method: texts[0]!.of(toText('method', f[0])), ...common, exchanges, flag: flagOf(flags, f[12]!) })
     }
-  })
+  }, true)
   if (kind === undefined) throw new LoadError(`${label}: empty, not a CSV file of market-candles export (it starts with a header line)`, label)
-  return out
+  return {
+    candles: out,
+    lineOf(index) {
+      let k = atIndex.length - 1
+      while (k >= 0 && atIndex[k]! > index) k--
+      return index + 2 + (k < 0 ? 0 : shift[k]!)
+    },
+  }
 }
 
 function flagOf(flags: InternedText, text: string): string | null {
