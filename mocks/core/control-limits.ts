@@ -19,7 +19,7 @@ export const MAX_CONTROL_BODY = 64 * 1024
  */
 export const MAX_DATA_BODY = 64 * 1024 * 1024
 
-const SMALL_BODIES = new Set(['POST /_mock/faults', 'POST /_mock/clock', 'POST /_mock/data/generate'])
+const SMALL_BODIES = new Set(['POST /_mock/faults', 'POST /_mock/clock', 'POST /_mock/data/generate', 'PUT /_mock/variant'])
 const NAMED_BODIES = ['/_mock/data/exchanges/', '/_mock/data/assets/', '/_mock/plans/', '/_mock/keys/']
 
 /**

@@ -6,9 +6,10 @@ import { MAX_CONTROL_BODY, MAX_DATA_BODY } from './control-limits.js'
 import { arrangedCandleSchema, dataChangeSchema, generateSpecSchema, keyPutAnswerSchema, keyPutBodySchema } from './data-schemas.js'
 import { clockUpdateSchema } from './control-plane-bodies.js'
 import { clockSchema, faultIdSchema, healthSchema, pendingFaultSchema, usageSchema, waitTimeoutSchema } from './control-schemas.js'
-import { faultSchema, latencySchema } from './fault-schema.js'
-import { journalEntrySchema, rejectionReasonSchema } from './journal-entry.js'
-import { MAX_WAIT_MS, requestsQuerySchema } from './requests-query.js'
+import { faultSchema, latencySchema } from './faults/fault-schema.js'
+import { journalEntrySchema, rejectionReasonSchema } from './journal/journal-entry.js'
+import { MAX_WAIT_MS, requestsQuerySchema } from './journal/requests-query.js'
+import { variantPutSchema, variantStateSchema } from './variant/variant-bodies.js'
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` })
 const json = (schema: unknown, description: string) => ({ description, content: { 'application/json': { schema } } })
@@ -33,6 +34,12 @@ function registry() {
   r.add(faultIdSchema, { id: 'FaultId' })
   r.add(clockUpdateSchema, { id: 'ClockUpdate', description: 'At most one of `now` (set the clock) and `advance_ms` (move it), and/or `rate` (run it at that many times wall speed; 0 fixes it).' })
   r.add(clockSchema, { id: 'Clock', description: 'The service clock, ISO 8601, and its rate (clock ms per wall ms; 0 when fixed).' })
+  r.add(variantPutSchema, {
+    id: 'VariantPut',
+    description:
+      'How the service fills the gaps of interface.md from now on: `preset` (a name of `SERVICE_VARIANTS`: reference, timestamps-offset, timestamps-micro, timestamps-millis, missing-key-403, errors-pydantic-v1, errors-detail-string, errors-text, rate-limit-retry-after, rate-limit-none, null-fields-omitted, extra-fields, python-stack) and/or the fields, over it. A field left out is the reference\'s choice (D1-D12); `{}` is the reference.',
+  })
+  r.add(variantStateSchema, { id: 'VariantState', description: 'Every field of the variant as applied, and the name of the preset it equals (null: none).' })
   r.add(usageSchema, { id: 'Usage', description: 'Counted calls per account id, zeros included.' })
   r.add(healthSchema, { id: 'Health', description: 'The server answers; `sessions` is how many sessions exist.' })
   r.add(journalEntrySchema, { id: 'JournalEntry', description: 'One request the service answered. The API key is never recorded; `account` is the account it acts as.' })
@@ -90,7 +97,7 @@ export function buildControlPlaneOpenApi(): Record<string, unknown> {
       title: 'market-candles reference service: control plane',
       version: 'v1',
       description:
-        'The `/_mock` routes of `market-candles serve`, for test suites in any language: the request journal, injected faults, usage, the clock, reset, and the data, keys and plans it serves. Under `/_sessions/{session}` every route acts on that session only (created on first use). A server started with a control token (`serve --control-token`) requires `Authorization: Bearer <token>` on every route.',
+        'The `/_mock` routes of `market-candles serve`, for test suites in any language: the request journal, injected faults, usage, the clock, the variant (how it fills the gaps of interface.md), reset, and the data, keys and plans it serves. Under `/_sessions/{session}` every route acts on that session only (created on first use). A server started with a control token (`serve --control-token`) requires `Authorization: Bearer <token>` on every route.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [
@@ -135,6 +142,16 @@ export function buildControlPlaneOpenApi(): Record<string, unknown> {
           summary: 'Set, move or run the service clock',
           requestBody: { required: true, content: { 'application/json': { schema: ref('ClockUpdate') } } },
           responses: guarded({ 200: json(ref('Clock'), 'The new now.'), 413: TOO_LARGE, 422: INVALID }),
+        },
+      },
+      '/_mock/variant': {
+        get: { operationId: 'variant', summary: 'How the service fills the gaps of interface.md (its variant)', responses: guarded({ 200: json(ref('VariantState'), 'The variant.') }) },
+        put: {
+          operationId: 'setVariant',
+          summary: 'Answer as another common deployment does: timestamp form, status of a missing key, error bodies, rate-limit headers, null fields, extra fields',
+          description: 'Applies to the public interface\'s answers from the next request on (never to `/_mock`, never to an injected fault\'s own answer). `POST /_mock/reset` restores the variant the server started with (`serve --variant`).',
+          requestBody: { required: true, content: { 'application/json': { schema: ref('VariantPut') } } },
+          responses: guarded({ 200: json(ref('VariantState'), 'The variant now applied.'), 413: TOO_LARGE, 422: INVALID }),
         },
       },
       '/_mock/data/candles': {

@@ -1,18 +1,19 @@
 import * as z from 'zod/mini'
 import { rawQueryOf } from '../../src/contract/index.js'
-import { toEpochMs } from './clock.js'
+import { toEpochMs } from './state/clock.js'
 import { bodyIssues } from './body-issues.js'
 import { DATA_PARAM_ROUTES, DATA_ROUTES } from './control-data.js'
 import type { ControlHandler, ControlRoute } from './control-route.js'
 import { parseJsonBody } from './json-body.js'
-import { faultSchema } from './faults.js'
+import { faultSchema } from './faults/fault-queue.js'
 import { clockUpdateSchema } from './control-plane-bodies.js'
 import { buildControlPlaneOpenApi } from './control-openapi.js'
-import { RequestWaitTimeoutError } from './journal.js'
-import { filterOf, requestsQuerySchema } from './requests-query.js'
-import { fail, invalid, json } from './respond.js'
+import { RequestWaitTimeoutError } from './journal/journal.js'
+import { filterOf, requestsQuerySchema } from './journal/requests-query.js'
+import { fail, invalid, json } from './message/respond.js'
 import type { MockService } from './service.js'
-import type { MockResponse } from './types.js'
+import type { MockResponse } from './message/types.js'
+import { VARIANT_ROUTE } from './variant/control-variant.js'
 
 
 export { MAX_CONTROL_BODY, MAX_DATA_BODY, bodyLimitOf } from './control-limits.js'
@@ -103,6 +104,7 @@ const ROUTES: Record<string, ControlRoute> = {
       return clockBody(service)
     },
   },
+  '/_mock/variant': VARIANT_ROUTE,
   ...DATA_ROUTES,
 }
 
@@ -128,7 +130,7 @@ export const isControlPath = (path: string): boolean => path === '/_mock' || pat
 
 /**
  * Answers a control-plane request of the standalone server: health, requests, usage, reset, faults, clock,
- * arranged data, keys and plans. Another
+ * the variant, arranged data, keys and plans. Another
  * method on a control path is 405 with `Allow`; an unknown `/_mock` path is 404.
  */
 export async function handleControl(service: MockService, request: ControlRequest): Promise<MockResponse> {

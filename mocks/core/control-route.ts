@@ -1,5 +1,5 @@
 import type { MockService } from './service.js'
-import type { MockResponse } from './types.js'
+import type { MockResponse } from './message/types.js'
 
 /**
  * One method of a control route: the service (root or session), the raw body text, the query

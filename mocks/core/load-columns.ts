@@ -4,7 +4,7 @@ import { derivedCatalog } from '../data/export-files/derived-catalog.js'
 import type { OverlayStore } from '../data/overlay-store.js'
 import { putColumns } from '../data/series-edit.js'
 import { columnsPass } from './check-columns.js'
-import type { DataChange } from './data-control.js'
+import type { DataChange } from '../data/arranged-data.js'
 
 /**
  * `load` of runs read as columns: the catalog the data names, every rule over the columns, then

@@ -1,26 +1,27 @@
 import type { DateInput } from '../../src/contract/index.js'
 import { planSchema, type Account, type ApiKey, type Plan } from '../data/accounts.js'
 import { OverlayStore } from '../data/overlay-store.js'
-import { issueOf } from './check-candles.js'
-import type { DataControl, DataIssue, KeyPut, PlanControl } from './data-control.js'
-import { DataError } from './data-error.js'
-import { createDataControl } from './service-data.js'
+import { issueOf } from './arranged/check-candles.js'
+import type { DataControl, DataIssue, KeyPut, PlanControl } from '../data/arranged-data.js'
+import { DataError } from '../data/data-error.js'
+import { createDataControl } from './arranged/service-data.js'
 import type { ExplicitDataset } from '../data/explicit-store.js'
 import type { ProceduralDataset } from '../data/procedural-store.js'
 import type { CandleStore } from '../data/series.js'
-import { createClock, type MockClock } from './clock.js'
-import { checkPublishDelay, withDate } from './service-time.js'
-import type { ServiceContext } from './context.js'
-import { dispatch } from './dispatch.js'
-import { FaultCapabilities, FaultQueue } from './faults.js'
-import { loadFixtures, type Fixtures } from './fixtures.js'
-import { RequestJournal, type WaitOptions } from './journal.js'
-import type { JournalEntry, JournalFilter } from './journal-entry.js'
-import { KeyRing, hintOf, type KeyInfo } from './key-ring.js'
-import { rateWindowOf } from './rate-window.js'
-import { SeriesIndex } from './series-index.js'
+import { createClock, type MockClock } from './state/clock.js'
+import { checkPublishDelay, withDate } from './state/service-time.js'
+import type { ServiceContext } from './state/context.js'
+import { dispatch } from './request/dispatch.js'
+import { FaultCapabilities, FaultQueue } from './faults/fault-queue.js'
+import { loadFixtures, type Fixtures } from './state/fixtures.js'
+import { RequestJournal, type WaitOptions } from './journal/journal.js'
+import type { JournalEntry, JournalFilter } from './journal/journal-entry.js'
+import { KeyRing, hintOf, type KeyInfo } from './state/key-ring.js'
+import { rateWindowOf } from './state/rate-window.js'
+import { SeriesIndex } from './state/series-index.js'
 import { MAX_SESSIONS, splitSessionUrl, tooManySessions } from './session-path.js'
-import type { MockRequest, MockResponse } from './types.js'
+import type { MockRequest, MockResponse } from './message/types.js'
+import { resolveVariant, type ResolvedVariant, type ServiceVariant, type ServiceVariantInput } from './variant/index.js'
 
 /** Options of {@link createMockService}. */
 export interface MockServiceOptions {
@@ -64,6 +65,25 @@ export interface MockServiceOptions {
    * @default { size: 1000 }
    */
   journal?: false | { size?: number }
+  /**
+   * How the service fills the gaps of interface.md: a preset's name of `SERVICE_VARIANTS`
+   * (`'python-stack'`, `'timestamps-offset'`, ...) or the fields of a {@link ServiceVariant}. Each
+   * session starts with it. Change it at run time with `setVariant` (`PUT /_mock/variant`).
+   * @default the reference's own choices (D1-D12)
+   * @example
+   * createMockService({ variant: 'python-stack' })
+   * createMockService({ variant: { timestamps: '+00:00', errorBodies: 'pydantic-v1' } })
+   */
+  variant?: ServiceVariantInput
+}
+
+/** Options of {@link MockService.session}. */
+export interface SessionOptions {
+  /**
+   * The session's variant (see {@link MockServiceOptions.variant}); given for a session that exists,
+   * it replaces the session's current one. @default the service's `variant` option
+   */
+  variant?: ServiceVariantInput
 }
 
 /** The reference service: plain functions over plain data, no HTTP and no MSW. */
@@ -151,9 +171,23 @@ export interface MockService {
    * await service.handle({ method: 'GET', url: '/_sessions/worker-1/v1/assets' })
    * a.requests().length // 1
    */
-  session(name: string): MockService
+  session(name: string, options?: SessionOptions): MockService
   /** The names of the sessions created so far. */
   sessions(): string[]
+  /**
+   * How this service (or session) fills the gaps of interface.md now: every field of a
+   * {@link ServiceVariant}, the reference's choice where none was given.
+   */
+  readonly variant: ResolvedVariant
+  /**
+   * Answers from now on as `variant` says (a preset's name or the fields; a field left out is the
+   * reference's). Bad input throws a TypeError and changes nothing; `reset()` restores the starting one.
+   *
+   * @example
+   * service.setVariant('python-stack')
+   * service.setVariant({ missingKey: 403 })
+   */
+  setVariant(variant: ServiceVariantInput): void
 }
 
 /** What a service and its sessions share: the checked fixtures and their index, the options, the adapters' limits. */
@@ -162,6 +196,8 @@ interface Shared {
   index: SeriesIndex
   options: MockServiceOptions
   capabilities: FaultCapabilities
+  /** The `variant` option, checked once: where every service and session starts. */
+  variant: ResolvedVariant
 }
 
 /**
@@ -175,15 +211,22 @@ interface Shared {
  */
 export function createMockService(options: MockServiceOptions = {}): MockService {
   const fixtures = loadFixtures(options)
-  const shared: Shared = { fixtures, index: new SeriesIndex(fixtures.store), options, capabilities: new FaultCapabilities() }
+  const variant = resolveVariant(options.variant)
+  const shared: Shared = { fixtures, index: new SeriesIndex(fixtures.store), options, capabilities: new FaultCapabilities(), variant }
   const sessions = new Map<string, MockService>()
-  const session = (name: string): MockService => {
+  const session = (name: string, sessionOptions?: SessionOptions): MockService => {
+    // Checked before a session is created: bad input creates nothing.
+    const chosen = sessionOptions?.variant === undefined ? undefined : resolveVariant(sessionOptions.variant)
     const found = sessions.get(name)
-    if (found) return found
+    if (found) {
+      if (chosen) found.setVariant(chosen)
+      return found
+    }
     const split = splitSessionUrl(`/_sessions/${name}/`)
     if (!split || !('name' in split) || split.name !== name) throw new TypeError(`Invalid session name ${JSON.stringify(name)}: use 1 to 64 letters, digits, '.', '_', '~' or '-'`)
     if (sessions.size >= MAX_SESSIONS) throw new RangeError(`Too many sessions (${MAX_SESSIONS}); reset() drops them all`)
     const created = serviceOf(shared, undefined)
+    if (chosen) created.setVariant(chosen)
     sessions.set(name, created)
     return created
   }
@@ -203,7 +246,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
 
 /** How the root service reaches its sessions (undefined for a session, which has none). */
 interface SessionHooks {
-  session(name: string): MockService
+  session(name: string, options?: SessionOptions): MockService
   names(): string[]
   /** The answer of a session URL; undefined for a URL outside every session. */
   handle(request: MockRequest): Promise<MockResponse | undefined> | undefined
@@ -244,7 +287,15 @@ function serviceOf(shared: Shared, hooks: SessionHooks | undefined): MockService
     publishDelayMs,
   }
   const data = createDataControl({ overlay, index: indexNow, visibleNow: () => clock.now() - publishDelayMs })
-  const dispatchOptions = { faults, journal, validateResponses: options.validateResponses ?? false }
+  let variant = shared.variant
+  const dispatchOptions = {
+    faults,
+    journal,
+    validateResponses: options.validateResponses ?? false,
+    get variant() {
+      return variant
+    },
+  }
   let ready = keys.load(fixtures.keys)
   // Awaited by every request; this only keeps a failure from going unhandled before the first one.
   ready.catch(() => {})
@@ -298,6 +349,7 @@ function serviceOf(shared: Shared, hooks: SessionHooks | undefined): MockService
       faults.clear()
       journal.clear()
       clock.reset()
+      variant = shared.variant
       hooks?.reset()
       overlay.reset()
       restore(plans, fixtures.plans)
@@ -308,11 +360,17 @@ function serviceOf(shared: Shared, hooks: SessionHooks | undefined): MockService
     requests: (filter) => journal.list(filter),
     clearRequests: () => journal.clear(),
     waitForRequests: (filter, waitOptions) => journal.waitFor(filter, waitOptions),
-    session(name) {
+    session(name, sessionOptions) {
       if (!hooks) throw new TypeError('Sessions do not nest: call session() on the root service')
-      return hooks.session(name)
+      return hooks.session(name, sessionOptions)
     },
     sessions: () => hooks?.names() ?? [],
+    get variant() {
+      return variant
+    },
+    setVariant(next) {
+      variant = resolveVariant(next)
+    },
   }
 }
 
