@@ -8,7 +8,7 @@
  */
 import { request } from 'node:http'
 import type { ExchangeCandle } from '../src/schemas/index.js'
-import { createMockService } from '../mocks/core/service.js'
+import { createMockService } from '../mocks/core/service/service.js'
 import { CLI } from './build-cli.js'
 import { loadavg } from 'node:os'
 import { startChildServer } from './child-server.js'

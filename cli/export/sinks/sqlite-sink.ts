@@ -1,4 +1,4 @@
-import type { Series } from '../series.js'
+import type { Series } from '../plan/series.js'
 import type { Kind } from './columns.js'
 import { loadSqlite } from './load-sqlite.js'
 import { OutputError, type Sink } from './sink.js'
