@@ -72,13 +72,11 @@ const LONG_FIRST = [
   'test/mocks/encode-json.test.ts',
   'test/mocks/load-export.test.ts',
   // Then the files of 5-15 s, longest first (a CI clone would order them by size).
-  'test/mocks/load-sqlite-btree.test.ts',
   'test/export/formats.test.ts',
   'test/package.test.ts',
   'test/browser/chart-page.test.ts',
   'test/contract/control-plane-data.test.ts',
   'test/sdk/rate-limiter.test.ts',
-  'test/mocks/candle-batch-scanner.test.ts',
   'test/export/http-fetch.test.ts',
   'test/cli/serve-shutdown.test.ts',
   'test/sdk/wire-faults.test.ts',

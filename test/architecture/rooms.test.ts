@@ -59,13 +59,8 @@ const ROOMS: Record<string, readonly string[]> = {
  * 36 deletes them): each must still exist, so that a stale exception fails too.
  */
 const PENDING: readonly string[] = [
-  'mocks/data/export-files/close-time-reader.ts -> mocks/core/fast-candle.ts',
-  'mocks/data/export-files/close-time-bytes.ts -> mocks/core/fast-candle.ts',
   'mocks/core/arranged/check-candles.ts -> mocks/core/fast-candle.ts',
-  'mocks/core/arranged/service-data.ts -> mocks/core/check-columns.ts',
-  'mocks/core/arranged/service-data.ts -> mocks/core/put-runs.ts',
   'mocks/core/arranged/service-data.ts -> mocks/core/load-columns.ts',
-  'mocks/core/control-plane/control-plane.ts -> mocks/core/candle-batch-scanner.ts',
 ]
 
 const roomOf = (file: string): string | undefined =>

@@ -13,6 +13,8 @@ interface LineFormat {
   lines(candles: readonly AnyCandle[]): string
   /** The series key and close_ts of a stored line; throws when the line is not one of ours. */
   read(line: string): { key: string; closeTs: string }
+  /** CSV: a quoted field may hold line breaks, so a record can span lines. */
+  quoted: boolean
 }
 
 function csvFormat(kind: Kind): LineFormat {
@@ -20,6 +22,7 @@ function csvFormat(kind: Kind): LineFormat {
   return {
     name: 'CSV',
     header: csvHeader(kind),
+    quoted: true,
     lines: (candles) => csvLines(kind, candles),
     read(line) {
       const f = parseCsvLine(line)
@@ -34,6 +37,7 @@ function jsonlFormat(kind: Kind): LineFormat {
   return {
     name: 'JSON Lines',
     header: undefined,
+    quoted: false,
     // One candle object per line, the API's fields in the API's order.
     lines: (candles) => {
       let out = ''
@@ -68,7 +72,7 @@ export function openLineFile(path: string, format: LineFormat, planned: readonly
   }
   const last = new Map<string, number>()
   try {
-    let size = cutPartialLastLine(fd)
+    let size = cutPartialLastLine(fd, format.quoted)
     let floor = 0
     if (format.header !== undefined) {
       if (size === 0) {
@@ -96,7 +100,7 @@ export function openLineFile(path: string, format: LineFormat, planned: readonly
       // Later lines of a series come later in the file: the first met from the end is its last.
       if (wanted.has(entry.key) && !last.has(entry.key)) last.set(entry.key, Date.parse(entry.closeTs))
       return last.size === wanted.size
-    })
+    }, format.quoted)
   } catch (error) {
     closeSync(fd)
     throw error

@@ -1,11 +1,26 @@
-import { AGGREGATED_TABLE, EXCHANGE_TABLE } from '../../../../mocks/data/export-files/sqlite-tables.js'
 import type { Series } from '../../plan/series.js'
 import type { Kind } from '../columns.js'
 import { loadSqlite } from './load-sqlite.js'
 import { OutputError, type Sink } from '../sink.js'
 import { SqliteRows } from './sqlite-rows.js'
 
-// The tables `load` reads back (mocks/data/export-files/sqlite-tables.ts: one text for both sides).
+// close_ts stays the service's fixed-width text, so text order is time order (resume's max(close_ts)).
+const EXCHANGE_TABLE = `exchange_candles (
+  exchange TEXT NOT NULL, interval TEXT NOT NULL, base TEXT NOT NULL, quote TEXT NOT NULL, close_ts TEXT NOT NULL,
+  open REAL NOT NULL, high REAL NOT NULL, low REAL NOT NULL, close REAL NOT NULL,
+  base_volume REAL NOT NULL, quote_volume REAL NOT NULL,
+  source_provider TEXT NOT NULL, source_channel TEXT NOT NULL, flag TEXT,
+  PRIMARY KEY (exchange, interval, base, quote, close_ts)
+) WITHOUT ROWID`
+
+const AGGREGATED_TABLE = `aggregated_candles (
+  method TEXT NOT NULL, interval TEXT NOT NULL, base TEXT NOT NULL, quote TEXT NOT NULL, close_ts TEXT NOT NULL,
+  open REAL NOT NULL, high REAL NOT NULL, low REAL NOT NULL, close REAL NOT NULL,
+  base_volume REAL NOT NULL, quote_volume REAL NOT NULL,
+  exchanges TEXT NOT NULL, flag TEXT,
+  PRIMARY KEY (method, interval, base, quote, close_ts)
+) WITHOUT ROWID`
+
 const SCHEMA = `CREATE TABLE IF NOT EXISTS ${EXCHANGE_TABLE};
 CREATE TABLE IF NOT EXISTS ${AGGREGATED_TABLE};`
 
