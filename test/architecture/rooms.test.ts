@@ -33,7 +33,6 @@ const ROOMS: Record<string, readonly string[]> = {
  * 36 deletes them): each must still exist, so that a stale exception fails too.
  */
 const PENDING: readonly string[] = [
-  'mocks/data/export-files/close-time-reader.ts -> mocks/core/fast-candle.ts',
   'mocks/data/export-files/close-time-bytes.ts -> mocks/core/fast-candle.ts',
 ]
 

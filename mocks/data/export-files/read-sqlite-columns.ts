@@ -1,6 +1,6 @@
 import { INTERVAL_MS, isKnownInterval } from '../../../src/schemas/index.js'
 import type { CandleSource, ExchangeColumns } from '../exchange-columns.js'
-import { CloseTimeReader } from './close-time-reader.js'
+import { parseTimestamp } from '../../../src/contract/close-time.js'
 import { EXCHANGE_COLUMNS } from './columns.js'
 import { nodeBuiltin } from './node-builtins.js'
 import { readSqliteBtree } from './read-sqlite-btree.js'
@@ -77,7 +77,6 @@ function readRuns(db: Database): ExchangeColumns[] | undefined {
   while (series !== undefined) {
     const { s, interval, base, quote } = series
     if (typeof s !== 'string' || typeof interval !== 'string' || typeof base !== 'string' || typeof quote !== 'string') return undefined
-    const times = new CloseTimeReader()
     const [first, last] = ends.get(s, interval, base, quote) as unknown as [unknown, unknown]
     const span = typeof first === 'string' && typeof last === 'string' && isKnownInterval(interval) ? (Date.parse(last) - Date.parse(first)) / INTERVAL_MS[interval] + 1 : NaN
     const run = new RunBuilder(span >= 1 && span <= 1e8 ? Math.floor(span) : 1024)
@@ -89,7 +88,8 @@ function readRuns(db: Database): ExchangeColumns[] | undefined {
       const chunk = rows.all(s, interval, base, quote, after, provider, channel) as unknown as unknown[][]
       for (const r of chunk) {
         const closeTs = r[0]
-        const t = typeof closeTs === 'string' ? times.of(closeTs) : undefined
+        // Any ISO 8601 form of a UTC instant (D13); written back canonical.
+        const t = typeof closeTs === 'string' ? parseTimestamp(closeTs) : Number.NaN
         // By index: destructuring a row goes through the iterator protocol.
         const o = r[1]
         const h = r[2]
@@ -98,7 +98,7 @@ function readRuns(db: Database): ExchangeColumns[] | undefined {
         const bv = r[5]
         const qv = r[6]
         const change = r[7]
-        if (t === undefined || typeof o !== 'number' || typeof h !== 'number' || typeof l !== 'number' || typeof c !== 'number' || typeof bv !== 'number' || typeof qv !== 'number') return undefined
+        if (Number.isNaN(t) || typeof o !== 'number' || typeof h !== 'number' || typeof l !== 'number' || typeof c !== 'number' || typeof bv !== 'number' || typeof qv !== 'number') return undefined
         let k: number
         if (change === null) {
           if (bound < 0) bound = intern(JSON.stringify([boundProvider, boundChannel, null]), boundProvider, boundChannel, null)
