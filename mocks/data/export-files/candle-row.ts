@@ -1,5 +1,5 @@
 import { formatTimestamp } from '../../../src/contract/index.js'
-import type { ArrangedCandle } from '../arranged-data.js'
+import type { AnyCandle } from '../../../src/schemas/index.js'
 import { AGGREGATED_COLUMNS, EXCHANGE_COLUMNS, PRICE_COLUMNS, type Kind } from './columns.js'
 
 /*
@@ -88,7 +88,7 @@ export function kindOf(row: Record<string, unknown>): Kind {
  * A row object as a candle. Unknown fields are refused (a misspelt `base_vol` would otherwise be
  * lost silently); the fields are written in the API's order.
  */
-export function candleFromRow(row: unknown): ArrangedCandle {
+export function candleFromRow(row: unknown): AnyCandle {
   if (row === null || typeof row !== 'object' || Array.isArray(row)) throw new RowProblem(`expected a candle object, got ${Array.isArray(row) ? 'an array' : describe(row)}`)
   const r = row as Record<string, unknown>
   const kind = kindOf(r)

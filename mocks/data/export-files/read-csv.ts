@@ -1,5 +1,5 @@
 import { formatTimestamp } from '../../../src/contract/index.js'
-import type { ArrangedCandle } from '../arranged-data.js'
+import type { AnyCandle } from '../../../src/schemas/index.js'
 import { RowProblem, toExchanges, toFlag, toNumber, toText } from './candle-row.js'
 import { AGGREGATED_COLUMNS, EXCHANGE_COLUMNS, type Kind } from './columns.js'
 import { parseCsvLine } from './csv-line.js'
@@ -15,8 +15,8 @@ const CANONICAL_TS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/
  * columns, docs/export.md), then one candle per line. Throws a {@link LoadError} naming the file
  * and line of the first line it cannot read.
  */
-export function readCsv(path: string, label: string): ArrangedCandle[] {
-  const out: ArrangedCandle[] = []
+export function readCsv(path: string, label: string): AnyCandle[] {
+  const out: AnyCandle[] = []
   let kind: Kind | undefined
   let width = 0
   const texts = Array.from({ length: 6 }, () => new InternedText())
