@@ -1,6 +1,6 @@
 import type { AnyCandle } from '../../../src/schemas/index.js'
-import { ExportError } from '../export-error.js'
-import type { Series } from '../series.js'
+import { ExportError } from '../plan/export-error.js'
+import type { Series } from '../plan/series.js'
 
 // The one candle union (src/schemas/any-candle.ts), for the sinks and their callers.
 export type { AnyCandle }
