@@ -1,3 +1,4 @@
+import { parseTimestamp } from '../../../../src/contract/close-time.js'
 import type { Kind } from '../columns.js'
 import type { AnyCandle } from '../sink.js'
 
@@ -8,50 +9,6 @@ const TEXT_OID = 25
 // timestamptz is microseconds since 2000-01-01T00:00:00Z.
 const PG_EPOCH_MS = Date.UTC(2000, 0, 1)
 const TWO_32 = 2 ** 32
-const ZERO = 48
-const DAY_MS = 86_400_000
-
-// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's days_from_civil).
-function daysFromCivil(y: number, m: number, d: number): number {
-  y -= m <= 2 ? 1 : 0
-  const era = Math.floor(y / 400)
-  const yoe = y - era * 400
-  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy
-  return era * 146_097 + doe - 719_468
-}
-
-const digits2 = (s: string, i: number) => (s.charCodeAt(i) - ZERO) * 10 + s.charCodeAt(i + 1) - ZERO
-const isDigit = (s: string, i: number) => {
-  const c = s.charCodeAt(i) - ZERO
-  return c >= 0 && c <= 9
-}
-
-/**
- * Epoch ms of a close_ts. The service writes `YYYY-MM-DDTHH:MM:SSZ`: read by position (Date.parse
- * was a fifth of the encoding's time); any other form the schema lets through goes to Date.parse.
- */
-export function closeTsMs(iso: string): number {
-  if (
-    iso.length === 20 && iso.charCodeAt(4) === 45 && iso.charCodeAt(7) === 45 && iso.charCodeAt(10) === 84 &&
-    iso.charCodeAt(13) === 58 && iso.charCodeAt(16) === 58 && iso.charCodeAt(19) === 90 &&
-    isDigit(iso, 0) && isDigit(iso, 1) && isDigit(iso, 2) && isDigit(iso, 3) && isDigit(iso, 5) && isDigit(iso, 6) && isDigit(iso, 8) && isDigit(iso, 9) &&
-    isDigit(iso, 11) && isDigit(iso, 12) && isDigit(iso, 14) && isDigit(iso, 15) && isDigit(iso, 17) && isDigit(iso, 18)
-  ) {
-    const month = digits2(iso, 5)
-    const day = digits2(iso, 8)
-    const h = digits2(iso, 11)
-    const mi = digits2(iso, 14)
-    const s = digits2(iso, 17)
-    if (month >= 1 && month <= 12 && day >= 1 && day <= 31 && h <= 23 && mi <= 59 && s <= 59) {
-      const year = digits2(iso, 0) * 100 + digits2(iso, 2)
-      const days = daysFromCivil(year, month, day)
-      // A day past the month's end (2023-02-30) rolls over here but not in Date.parse: leave it to Date.parse.
-      if (day <= 28 || new Date(days * DAY_MS).getUTCDate() === day) return days * DAY_MS + ((h * 60 + mi) * 60 + s) * 1000
-    }
-  }
-  return Date.parse(iso)
-}
 
 /**
  * COPY binary data of one or more pages, appended into one buffer kept from batch to batch (a new
@@ -151,7 +108,10 @@ export class CopyBinaryWriter {
     this.room(PRICES_BYTES)
     const v = this.view
     const at = this.at
-    const us = (closeTsMs(c.close_ts) - PG_EPOCH_MS) * 1000
+    const ms = parseTimestamp(c.close_ts)
+    // Never a silent 2000-01-01: the SDK hands close times on canonical, so this is a bug upstream.
+    if (Number.isNaN(ms)) throw new Error(`close_ts ${JSON.stringify(c.close_ts)} is not an ISO 8601 UTC datetime`)
+    const us = (ms - PG_EPOCH_MS) * 1000
     const high = Math.floor(us / TWO_32)
     v.setInt32(at, 8)
     v.setInt32(at + 4, high)
