@@ -16,7 +16,9 @@ const REFERENCE_FORM = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/
 
 /** What is wrong with one answer, split by where the rule broken comes from. */
 export interface AnswerProblems {
-  /** interface.md: a 200 that is not a JSON array of the resource, its fields of the listed types. */
+  /** interface.md: a 200 that is not a bare JSON array (application/json). */
+  shape: string[]
+  /** interface.md: a 200 whose rows are not the resource, its fields of the listed types. */
   interface: string[]
   /** D5: timestamps not written `YYYY-MM-DDTHH:MM:SSZ`. */
   timestamps: string[]
@@ -35,6 +37,14 @@ const TIMESTAMP_FIELDS = ['close_ts', 'first_close_ts', 'last_close_ts']
  * that (the `Z` form, every field written, no other) is reported apart, as are error answers.
  */
 export function createOpenApiCheck(): (answer: Answer) => AnswerProblems | undefined {
+  // Compiling the two validators costs a few hundred ms: once per process, whatever the runs.
+  shared ??= buildCheck()
+  return shared
+}
+
+let shared: ((answer: Answer) => AnswerProblems | undefined) | undefined
+
+function buildCheck(): (answer: Answer) => AnswerProblems | undefined {
   const doc = buildOpenApiDocument() as Json
   const deref = (node: Json): Json => (node?.$ref ? deref(node.$ref.slice(2).split('/').reduce((n: Json, k: string) => n[k], doc)) : node)
   const reference = new Ajv2020({ strict: false, allErrors: true })
@@ -76,7 +86,7 @@ export function createOpenApiCheck(): (answer: Answer) => AnswerProblems | undef
   return (answer) => {
     const item = doc.paths[answer.path]
     if (!item || answer.method !== 'GET') return undefined
-    const problems: AnswerProblems = { interface: [], timestamps: [], fields: [], errors: [] }
+    const problems: AnswerProblems = { shape: [], interface: [], timestamps: [], fields: [], errors: [] }
     const type = answer.headers['content-type'] ?? ''
     const spec = deref(item.get.responses[String(answer.status)])
     if (answer.status !== 200) {
@@ -87,8 +97,9 @@ export function createOpenApiCheck(): (answer: Answer) => AnswerProblems | undef
       if (!validate(answer.body)) problems.errors.push(`body: ${reference.errorsText(validate.errors, { dataVar: 'body' })}`)
       return problems
     }
-    if (!type.startsWith('application/json')) problems.interface.push(`content-type ${type || '(absent)'}, not application/json`)
-    if (!answer.json) return { ...problems, interface: [...problems.interface, 'the body is not JSON'] }
+    if (!type.startsWith('application/json')) problems.shape.push(`content-type ${type || '(absent)'}, not application/json`)
+    if (!answer.json) return { ...problems, shape: [...problems.shape, 'the body is not JSON'] }
+    if (!Array.isArray(answer.body)) return { ...problems, shape: [...problems.shape, 'the body is not an array'] }
     const validate = validatorOf(lenient, 'lenient', spec.content['application/json'].schema)
     if (!validate(answer.body)) {
       problems.interface.push(`body: ${lenient.errorsText(validate.errors, { dataVar: 'body' })}`)

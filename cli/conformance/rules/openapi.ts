@@ -4,6 +4,7 @@ import { DECISION, IFACE, type Source } from '../sources.js'
 
 /** Each kind of problem, its source and how a finding about it reads. */
 const KINDS: Array<[keyof AnswerProblems, Source, string, string]> = [
+  ['shape', IFACE.bareArray, 'a 200 is not a bare JSON array', 'application/json, a bare array (no wrapper object)'],
   ['interface', IFACE.fields, 'a 200 is not a JSON array of the resource with the fields and types interface.md lists', 'application/json, a bare array, each listed field of its type (null fields may be left out, other fields may be added, timestamps in any ISO 8601 UTC form)'],
   ['timestamps', DECISION.D5, 'timestamps are not written as the reference writes them', 'YYYY-MM-DDTHH:MM:SSZ'],
   ['fields', DECISION.D13, 'the fields are not the ones the reference writes', 'every field interface.md lists, null ones written as null, and no other'],
@@ -15,7 +16,7 @@ export const openapi: Rule = {
   id: 'openapi',
   title: 'every 200 is a JSON array of the resource, its fields of the listed types; the reference: the OpenAPI document exactly (Z timestamps, every field, error bodies)',
   anchor: 'openapi',
-  sources: [IFACE.fields, DECISION.D5, DECISION.D13, DECISION.D1],
+  sources: [IFACE.bareArray, IFACE.fields, DECISION.D5, DECISION.D13, DECISION.D1],
   afterOthers: true,
   async run(ctx) {
     const check = createOpenApiCheck()
