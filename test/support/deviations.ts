@@ -346,6 +346,47 @@ export const DEVIATIONS: Deviation[] = [
     },
   },
   {
+    name: 'without start, end exclusive: a page up to end leaves out the candle closing at end',
+    breaks: 'end-without-start',
+    kind: 'failure',
+    handle: (req, next) => {
+      const { path, query } = parts(req)
+      const end = query.get('end')
+      const parsed = end === null ? undefined : parseDateTime(end)
+      if (!CANDLES.test(path) || query.has('start') || !parsed?.ok) return next(req)
+      return next(withQuery(req, (q) => q.set('end', new Date(Math.ceil(parsed.ms) - 1).toISOString())))
+    },
+  },
+  {
+    name: 'a numeric offset ignored: start/end with +02:00 read as if it were Z',
+    breaks: 'offset-bounds',
+    kind: 'failure',
+    handle: (req, next) =>
+      next(withQuery(req, (q) => {
+        for (const name of ['start', 'end']) if (q.has(name)) q.set(name, q.get(name)!.replace(/[+-]\d\d:\d\d$/, 'Z'))
+      })),
+  },
+  {
+    name: 'method=omm_vwap_v1 given explicitly on aggregated_ohlcv leaves out the last candle of the page',
+    breaks: 'method-default',
+    kind: 'failure',
+    handle: async (req, next) => {
+      const { path, query } = parts(req)
+      const res = await next(req)
+      return path === '/v1/aggregated_ohlcv' && query.get('method') === 'omm_vwap_v1' && Array.isArray(res.body) ? { ...res, body: res.body.slice(0, -1) } : res
+    },
+  },
+  {
+    name: 'aggregated_pairs without method lists pairs no method has (with method=omm_vwap_v1: the first pair only)',
+    breaks: 'pairs-method-union',
+    kind: 'failure',
+    handle: async (req, next) => {
+      const { path, query } = parts(req)
+      const res = await next(req)
+      return path === '/v1/aggregated_pairs' && query.get('method') === 'omm_vwap_v1' && Array.isArray(res.body) ? { ...res, body: res.body.slice(0, 1) } : res
+    },
+  },
+  {
     name: 'a 429 without Retry-After',
     breaks: 'rate-limit',
     kind: 'difference',
