@@ -3,6 +3,8 @@ import type { KeyRef } from './keys.js'
 import type { Answer, Prober } from './prober.js'
 import type { Source } from './sources.js'
 
+export { Skip } from './skip.js'
+
 /** Where docs/contract.md is read by users; a rule's link is this plus its anchor. */
 export const CONTRACT_URL = 'https://github.com/market-candles/market-candles/blob/main/docs/contract.md'
 
@@ -86,11 +88,6 @@ export interface RuleResult {
   readonly evidence: readonly string[]
   readonly requests: number
   readonly ms: number
-}
-
-/** Thrown by {@link RuleContext.skip}. */
-export class Skip extends Error {
-  override name = 'Skip'
 }
 
 /** Text of a body for a report: short, one line. */

@@ -7,9 +7,7 @@ import { withoutPassword } from './without-password.js'
 import { checkRedisUrl, REDIS_ACCOUNT_ENV, REDIS_URL_ENV } from './redis-limit.js'
 import { parseShard, type Shard } from './shard.js'
 import { parsePartRows } from './part-rows-flag.js'
-
-/** Output formats; the file extension or `--format` picks one. */
-export type ExportFormat = 'sqlite' | 'csv' | 'jsonl' | 'parquet' | 'postgres'
+import type { ExportFormat } from './export-format.js'
 
 /** The parsed options of `market-candles export`. */
 export interface ExportArgs {

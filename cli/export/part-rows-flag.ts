@@ -1,6 +1,6 @@
 import { UsageError } from '../usage-error.js'
 import { groupedNumber } from './grouped-number.js'
-import type { ExportFormat } from './args.js'
+import type { ExportFormat } from './export-format.js'
 
 /** Rows per Parquet part file (one row group each) unless `--part-rows` says otherwise. */
 export const DEFAULT_PART_ROWS = 100_000

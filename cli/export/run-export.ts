@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream'
 import { APIError, APIUserAbortError, NotFoundError, RateLimitError, RateLimiter, createClient, type MarketCandles, type PairCoverage, type SlotLimiter } from '../../src/index.js'
 import { DEFAULT_METHOD } from '../../src/schemas/index.js'
-import { readApiKey } from './api-key.js'
+import { readApiKey } from '../api-key.js'
 import { EXPORT_USAGE, argsOrExit, type ExportArgs } from './args.js'
 import { ExportError } from './export-error.js'
 import { describeFailure, keptNote } from './describe-failure.js'

@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util'
 import { parseDateTime } from '../../src/contract/index.js'
-import { DEFAULT_JOURNAL_SIZE } from '../../mocks/core/journal.js'
+import { DEFAULT_JOURNAL_SIZE } from '../../mocks/core/journal/journal.js'
 import { UsageError } from '../usage-error.js'
-import { MAX_CLOCK_RATE } from '../../mocks/core/clock.js'
-import { MAX_PUBLISH_DELAY_MS } from '../../mocks/core/service-time.js'
+import { MAX_CLOCK_RATE } from '../../mocks/core/state/clock.js'
+import { MAX_PUBLISH_DELAY_MS } from '../../mocks/core/state/service-time.js'
 import { CONTROL_TOKEN_ENV } from '../../mocks/server/control-token.js'
 
 /** The options of `market-candles serve`. */

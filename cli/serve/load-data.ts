@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs'
 import { extname } from 'node:path'
-import { DataError } from '../../mocks/core/data-error.js'
+import { DataError } from '../../mocks/data/data-error.js'
 import { createMockService, type MockService, type MockServiceOptions } from '../../mocks/core/service.js'
 
 /** The keys a `--data` file may hold: what `createMockService` takes for the dataset. */

@@ -1,14 +1,14 @@
 import { rawQueryOf } from '../../src/contract/index.js'
 import type { ValidationIssue } from '../../src/schemas/index.js'
-import type { KeyPut, RemoveSelector } from './data-control.js'
-import { DataError } from './data-error.js'
+import type { KeyPut, RemoveSelector } from '../data/arranged-data.js'
+import { DataError } from '../data/data-error.js'
 import { dataIssuesToValidation, type IssueSource } from './data-issues.js'
 import { notAnArray, notAnObject, parseJsonBody } from './json-body.js'
-import { invalid, json } from './respond.js'
-import { putCandleColumns } from './service-data.js'
+import { invalid, json } from './message/respond.js'
+import { putCandleColumns } from './arranged/service-data.js'
 import type { ControlRoute } from './control-route.js'
 import type { MockService } from './service.js'
-import type { MockResponse } from './types.js'
+import type { MockResponse } from './message/types.js'
 
 /*
  * The control plane's routes that arrange data (issue "Arrange the world per test"): a thin adapter

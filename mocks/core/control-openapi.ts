@@ -6,9 +6,9 @@ import { MAX_CONTROL_BODY, MAX_DATA_BODY } from './control-limits.js'
 import { arrangedCandleSchema, dataChangeSchema, generateSpecSchema, keyPutAnswerSchema, keyPutBodySchema } from './data-schemas.js'
 import { clockUpdateSchema } from './control-plane-bodies.js'
 import { clockSchema, faultIdSchema, healthSchema, pendingFaultSchema, usageSchema, waitTimeoutSchema } from './control-schemas.js'
-import { faultSchema, latencySchema } from './fault-schema.js'
-import { journalEntrySchema, rejectionReasonSchema } from './journal-entry.js'
-import { MAX_WAIT_MS, requestsQuerySchema } from './requests-query.js'
+import { faultSchema, latencySchema } from './faults/fault-schema.js'
+import { journalEntrySchema, rejectionReasonSchema } from './journal/journal-entry.js'
+import { MAX_WAIT_MS, requestsQuerySchema } from './journal/requests-query.js'
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` })
 const json = (schema: unknown, description: string) => ({ description, content: { 'application/json': { schema } } })

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
 import { parseDateTime } from '../../src/contract/index.js'
-import { MAX_CLOCK_RATE } from './clock.js'
+import { MAX_CLOCK_RATE } from './state/clock.js'
 
 /**
  * The body of `POST /_mock/clock`: set the clock at `now`, or move it by `advance_ms` (at most one

@@ -1,6 +1,6 @@
 import type { ExchangeColumns } from '../data/exchange-columns.js'
 import type { MockService } from './service.js'
-import type { MockResponse } from './types.js'
+import type { MockResponse } from './message/types.js'
 
 /**
  * A `POST /_mock/data/candles` body the server read as bytes: the batch as columns when every row

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
-import { faultSchema } from './fault-schema.js'
-import { journalEntrySchema } from './journal-entry.js'
+import { faultSchema } from './faults/fault-schema.js'
+import { journalEntrySchema } from './journal/journal-entry.js'
 
 /** `GET /_mock/health`. */
 export const healthSchema = z.object({ status: z.literal('ok'), sessions: z.int() })

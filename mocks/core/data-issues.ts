@@ -1,5 +1,5 @@
 import type { ValidationIssue } from '../../src/schemas/index.js'
-import type { DataIssue } from './data-control.js'
+import type { DataIssue } from '../data/arranged-data.js'
 
 /** Where the checked value came from: a batch (`loc: ["body", INDEX, FIELD]`), one object (`["body", FIELD]`) or the query (`["query", FIELD]`). */
 export type IssueSource = { kind: 'rows'; body: readonly unknown[] } | { kind: 'object'; body: unknown } | { kind: 'query'; query: Readonly<Record<string, unknown>> }

@@ -1,5 +1,5 @@
-import type { MockResponse } from './types.js'
-import { invalid } from './respond.js'
+import type { MockResponse } from './message/types.js'
+import { invalid } from './message/respond.js'
 
 /** Parses a control request's JSON body; a 422 in the service's format when it is empty or not JSON. */
 export function parseJsonBody(text: string): { value: unknown } | { error: MockResponse } {

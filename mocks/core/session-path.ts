@@ -1,5 +1,5 @@
-import { fail } from './respond.js'
-import type { MockResponse } from './types.js'
+import { fail } from './message/respond.js'
+import type { MockResponse } from './message/types.js'
 
 /** The path prefix of a session: `/_sessions/NAME/...` is the service as seen by session NAME. */
 export const SESSION_PREFIX = '/_sessions/'

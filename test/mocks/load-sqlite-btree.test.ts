@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { DataError } from '../../mocks/core/data-error.js'
+import { DataError } from '../../mocks/data/data-error.js'
 import { createMockService } from '../../mocks/core/service.js'
 import type { ExchangeColumns } from '../../mocks/data/exchange-columns.js'
 import { CloseTimeBytes } from '../../mocks/data/export-files/close-time-bytes.js'
@@ -14,7 +14,7 @@ import { numberOf } from '../../mocks/data/export-files/sqlite-record.js'
 import { readSqliteColumns, readSqliteColumnsByQuery } from '../../mocks/data/export-files/read-sqlite-columns.js'
 import { AGGREGATED_TABLE, EXCHANGE_TABLE } from '../../mocks/data/export-files/sqlite-tables.js'
 import { runCli } from '../export/run-cli.js'
-import { seededRandom } from '../../mocks/core/seeded-random.js'
+import { seededRandom } from '../../mocks/core/faults/seeded-random.js'
 
 /*
  * load()'s direct reader of an export's SQLite file (read-sqlite-btree.ts) against node:sqlite's

@@ -1,4 +1,4 @@
-import type { ExportFormat } from '../args.js'
+import type { ExportFormat } from '../export-format.js'
 import type { Series } from '../series.js'
 import type { Kind } from '../sinks/columns.js'
 import type { PageColumns } from './page-columns.js'

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads'
-import type { ExportFormat } from '../args.js'
+import type { ExportFormat } from '../export-format.js'
 import type { Series } from '../series.js'
 import type { Kind } from '../sinks/columns.js'
 import type { SinkOptions } from '../sinks/index.js'

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream'
-import type { ExportFormat } from '../args.js'
+import type { ExportFormat } from '../export-format.js'
 import type { Series } from '../series.js'
 import type { Kind } from './columns.js'
 import { lineFormat, openLineFile, openLineStream } from './line-file-sink.js'
