@@ -9,8 +9,11 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 
 type Json = any
 
-/** A UTC designator interface.md's "ISO 8601 UTC datetime" admits (D13): Z, z, +00:00, +0000, -00:00, -0000. */
-const UTC_FORM = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:[Zz]|[+-]00:?00)$/
+/**
+ * A UTC designator interface.md's "ISO 8601 UTC datetime" admits (D13): Z, z, +00:00, +0000, -00:00, +00.
+ * A non-zero offset denotes an instant too (the SDK reads it), but is not written in UTC: a failure here.
+ */
+const UTC_FORM = /^\d{4}-\d\d-\d\d[Tt]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:[Zz]|[+-]00(?::?00)?)$/
 /** The reference's own form (D5). */
 const REFERENCE_FORM = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/
 

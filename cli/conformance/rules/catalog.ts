@@ -1,6 +1,6 @@
 import type { Coverage } from '../facts.js'
 import { HOUR, iso } from '../facts.js'
-import { instantOf } from '../instant.js'
+import { instantOf, midnightOf } from '../instant.js'
 import { about, show, type Rule } from '../rule.js'
 import { DECISION, IFACE } from '../sources.js'
 
@@ -48,7 +48,7 @@ export const catalogCoverage: Rule = {
         for (const p of pairs) {
           ctx.check(IFACE.coverageFirst, ms(p.first_close_ts) <= ms(p.last_close_ts), { message: 'first_close_ts is after last_close_ts', request: `GET /v1/exchange_pairs?exchange=${exchange.name}&interval=${interval}`, expected: 'first_close_ts <= last_close_ts', actual: JSON.stringify(p) })
           if (exchange.closing_date !== null) {
-            ctx.check(IFACE.closingDate, ms(p.last_close_ts) <= ms(exchange.closing_date), { message: `a pair of the closed exchange ${exchange.name} has candles after its closing_date`, request: `GET /v1/exchange_pairs?exchange=${exchange.name}&interval=${interval}`, expected: `last_close_ts <= ${exchange.closing_date}T00:00:00Z`, actual: JSON.stringify(p) })
+            ctx.check(IFACE.closingDate, ms(p.last_close_ts) <= midnightOf(exchange.closing_date), { message: `a pair of the closed exchange ${exchange.name} has candles after its closing_date`, request: `GET /v1/exchange_pairs?exchange=${exchange.name}&interval=${interval}`, expected: `last_close_ts <= ${exchange.closing_date}T00:00:00Z`, actual: JSON.stringify(p) })
           }
         }
       }
