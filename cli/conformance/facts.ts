@@ -75,6 +75,7 @@ export class Facts {
     })
   }
 
+  /** The exchanges; a `closing_date` left out reads as null (D13). */
   async exchanges(): Promise<Array<{ name: string; closing_date: string | null }>> {
     return this.catalog('/v1/exchanges')
   }
@@ -85,8 +86,8 @@ export class Facts {
    */
   async sampleExchanges(): Promise<Array<{ name: string; closing_date: string | null }>> {
     const all = await this.exchanges()
-    const open = all.filter((e) => e.closing_date === null)
-    const closed = all.filter((e) => e.closing_date !== null)
+    const open = all.filter((e) => e.closing_date == null)
+    const closed = all.filter((e) => e.closing_date != null)
     return [...open.slice(0, closed.length > 0 ? 3 : 4), ...closed].slice(0, 4)
   }
 
