@@ -6,7 +6,7 @@
  * of their rates per round measures the journal, not the machine's load at one moment or another.
  */
 import { RequestJournal } from '../mocks/core/journal/journal.js'
-import { createMockService, type MockService } from '../mocks/core/service.js'
+import { createMockService, type MockService } from '../mocks/core/service/service.js'
 import { CLI } from './build-cli.js'
 import { procCpuMs, startChildServer } from './child-server.js'
 import { HEADERS, NOW } from './fixtures.js'

@@ -4,7 +4,7 @@
  * and zod's plain parser, on the same freshly parsed pages, interleaved.
  */
 import * as z from 'zod/mini'
-import { createMockService } from '../mocks/core/service.js'
+import { createMockService } from '../mocks/core/service/service.js'
 import { canonicalTimestamp, parseTimestamp, responseSchemas } from '../src/contract/index.js'
 import { checkShape } from '../src/schemas/wire-shape.js'
 import { RESPONSE_SHAPES } from '../src/schemas/wire-shapes.js'

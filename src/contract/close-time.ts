@@ -205,3 +205,6 @@ export function canonicalTimestamp(text: string): string | undefined {
   if (text.charCodeAt(10) === LETTER_T && text.charCodeAt(n - 1) === LETTER_Z && (n === 20 || (n === 24 && text.charCodeAt(19) === DOT && ms % 1000 !== 0))) return text
   return formatTimestamp(ms)
 }
+
+/** The words for a text refused: the issue's message of timestampSchema and the SDK checker's. */
+export const timestampProblem = (input: unknown): string => `expected an ISO 8601 UTC datetime, got ${JSON.stringify(input)}`

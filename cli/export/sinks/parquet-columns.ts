@@ -1,6 +1,6 @@
 import type { SchemaElement } from 'hyparquet'
 import { parseTimestamp } from '../../../src/contract/close-time.js'
-import { DEFAULT_PART_ROWS } from '../part-rows-flag.js'
+import { DEFAULT_PART_ROWS } from '../flags/part-rows-flag.js'
 import { PRICE_COLUMNS as PRICES, type Kind } from './columns.js'
 import type { AnyCandle } from './sink.js'
 

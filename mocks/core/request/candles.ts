@@ -18,6 +18,7 @@ import { mapKey } from '../../data/map-key.js'
 import { readHeader } from '../message/read-header.js'
 import { visibleUntil } from '../state/service-time.js'
 import type { HeaderSource, MockResponse, RequestNote } from '../message/types.js'
+import { MISSING_KEY_DETAIL } from '../variant/apply-variant.js'
 
 const UNAUTHENTICATED = { 'www-authenticate': 'APIKey' }
 
@@ -40,7 +41,7 @@ interface CandleRoute<Q extends CandleQuery> {
 /** Authentication, validation, resolution, plan, rate limit, in this order; only a 200 is counted (contract: order-of-checks). */
 async function answer<Q extends CandleQuery>(route: CandleRoute<Q>, ctx: ServiceContext, raw: RawQuery, headers: HeaderSource | undefined, note: RequestNote | undefined): Promise<MockResponse> {
   const key = readHeader(headers, API_KEY_HEADER)?.trim()
-  if (!key) return fail(401, 'Not authenticated', UNAUTHENTICATED)
+  if (!key) return fail(401, MISSING_KEY_DETAIL, UNAUTHENTICATED)
   const accountId = await ctx.keys.accountOf(key)
   const account = accountId === undefined ? undefined : ctx.accounts.get(accountId)
   if (!account) return fail(401, 'Invalid API key', UNAUTHENTICATED)
