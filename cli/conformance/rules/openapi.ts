@@ -1,6 +1,8 @@
 import { createOpenApiCheck, type AnswerProblems } from '../openapi-check.js'
+import type { Answer } from '../prober.js'
 import { about, type Rule } from '../rule.js'
 import { DECISION, IFACE, type Source } from '../sources.js'
+import { candlePages } from './candle-pages.js'
 
 /** Each kind of problem, its source and how a finding about it reads. */
 const KINDS: Array<[keyof AnswerProblems, Source, string, string]> = [
@@ -19,19 +21,26 @@ export const openapi: Rule = {
   sources: [IFACE.bareArray, IFACE.fields, DECISION.D5, DECISION.D13, DECISION.D1],
   afterOthers: true,
   async run(ctx) {
+    // Run alone (`--only openapi`), the run has no candle page yet: fetch the newest of each, as the data rules do.
+    if (!ctx.prober.answers.some((a) => a.status === 200 && /^\/v1\/(exchange|aggregated)_ohlcv$/.test(a.path))) await candlePages(ctx).catch(() => undefined)
     const check = createOpenApiCheck()
     let seen = 0
-    const shown = new Map<string, number>()
+    // Each kind of problem once, with how many answers had it: five kinds fit in the report.
+    const first = new Map<keyof AnswerProblems, { answer: Answer; problems: string[]; count: number }>()
     for (const answer of ctx.prober.answers) {
       const problems = check(answer)
       if (problems === undefined) continue
       seen++
-      for (const [kind, source, message, expected] of KINDS) {
+      for (const [kind] of KINDS) {
         if (problems[kind].length === 0) continue
-        const count = shown.get(kind) ?? 0
-        shown.set(kind, count + 1)
-        if (count < 3) ctx.check(source, false, about(answer, message, expected, `${problems[kind].join('; ')} — ${answer.text.slice(0, 200)}`))
+        const known = first.get(kind)
+        if (known) known.count++
+        else first.set(kind, { answer, problems: problems[kind], count: 1 })
       }
+    }
+    for (const [kind, source, message, expected] of KINDS) {
+      const found = first.get(kind)
+      if (found) ctx.check(source, false, about(found.answer, `${message} (${found.count} of ${seen} answers)`, expected, `${found.problems.join('; ')} — ${found.answer.text.slice(0, 200)}`))
     }
     if (seen === 0) ctx.skip('no answer to check')
   },

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { Answer } from '../prober.js'
 import { about, type Rule } from '../rule.js'
 import { DECISION, IFACE } from '../sources.js'
+import { candlePages } from './candle-pages.js'
 
 const RATE_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'] as const
 const int = (a: Answer, name: string) => (/^\d+$/.test(a.headers[name] ?? '') ? Number(a.headers[name]) : undefined)
@@ -28,7 +29,10 @@ export const rateLimitHeaders: Rule = {
   sources: [DECISION.D7],
   afterOthers: true,
   async run(ctx) {
-    const pages = ctx.prober.answers.filter((a) => a.status === 200 && /^\/v1\/(exchange|aggregated)_ohlcv$/.test(a.path))
+    const candle200 = () => ctx.prober.answers.filter((a) => a.status === 200 && /^\/v1\/(exchange|aggregated)_ohlcv$/.test(a.path))
+    // Run alone (`--only`), the run has no candle page yet: fetch the newest of each, as the data rules do.
+    if (candle200().length === 0) await candlePages(ctx).catch(() => undefined)
+    const pages = candle200()
     if (pages.length === 0) ctx.skip('no candle 200 was received (no key, or every request was refused)')
     let shown = 0
     for (const a of pages) {
