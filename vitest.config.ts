@@ -48,6 +48,7 @@ const LONG_FIRST = [
   'test/sdk/follow-learned-delay.test.ts', // waits: 2.5 / 24
   'test/consumer.test.ts', // computes: 18 / 19
   'test/cli/conformance-deviations.test.ts', // computes: 16.5 / 35
+  'test/cli/conformance-variants.test.ts', // waits: 13 sessions of one serve, side by side
   'test/sdk/follow.test.ts', // waits: 3.4 / 24
   'test/export/resume.test.ts', // computes: 8 / 20
   'test/redis/redis-rate-limiter.test.ts', // waits: 3.7 / 23
