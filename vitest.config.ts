@@ -44,6 +44,7 @@ const LONG_FIRST = [
   'test/typecheck.test.ts', // computes
   'test/runtimes.test.ts', // computes
   'test/sdk/follow-learned-delay.test.ts', // waits: 2.5 / 24
+  'test/sdk/follow-clock-rate.test.ts', // waits
   'test/consumer.test.ts', // computes: 18 / 19
   'test/cli/conformance-deviations.test.ts', // computes: 16.5 / 35
   'test/sdk/follow.test.ts', // waits: 3.4 / 24

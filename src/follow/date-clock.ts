@@ -46,6 +46,8 @@ export class DateClock {
   #lastReceived = 0
   #quickest = Infinity
   #phaseProbes = 0
+  /** The next probe's send time once planned: kept until it goes out or an answer comes (a timer that fires late must not push it a second on). */
+  #planned: number | undefined
   /** Times the estimate started again (a moved clock): for tests and reports. */
   restarts = 0
 
@@ -86,6 +88,7 @@ export class DateClock {
   observe(date: string | null, sent: number, received: number): void {
     const d = date === null ? Number.NaN : Date.parse(date)
     if (!Number.isFinite(d) || !(received >= sent)) return
+    this.#planned = undefined
     if (!this.#region || !this.#region.observe(d, sent, received)) {
       if (this.#region) this.restarts++
       this.#region = new ClockRegion(d, sent, received)
@@ -105,10 +108,14 @@ export class DateClock {
    * once the estimate is as good as probes make it. The caller sends one probe at a time.
    */
   probeAt(): number | undefined {
-    const region = this.#region
-    if (!region) return undefined
+    if (!this.#region) return undefined
+    this.#planned ??= this.#plan()
+    return this.#planned
+  }
+
+  #plan(): number | undefined {
     const now = this.#local()
-    // The speed: answers 300 ms apart tell 1 from 60 (a Date moves by 0-1 s or by about 18 s).
+    // The speed first, then the phase, then checks of the speed; a stopped clock is watched for its start.
     const span = this.#lastSent - this.#firstReceived
     const speedProbe = SPEED_PROBES_MS.find((ms) => span < ms)
     if (speedProbe !== undefined) return Math.max(now, this.#firstReceived + speedProbe)
@@ -134,6 +141,7 @@ export class DateClock {
 
   /** A probe planned by {@link probeAt} is going out (it counts towards the phase probes of this estimate). */
   probing(): void {
+    this.#planned = undefined
     if (this.#lastSent - this.#firstReceived >= SPEED_PROBES_MS.at(-1)! && this.#speed > 0) this.#phaseProbes++
   }
 }

@@ -102,7 +102,14 @@ export async function* followPages<C extends Candle>(
       missed: 0,
     }))
   const settleOf = (state: Running<C>) => board.settleOf(state.status)
-  const dueOf = (state: Running<C>) => state.retryDue ?? state.schedule?.due ?? -Infinity
+  // A first ask goes out at the settle as it is when it falls due: it shrinks as probes narrow the
+  // follow's reading of the service's clock (right after the first answer, that reading spans a second).
+  const dueOf = (state: Running<C>) => {
+    const schedule = state.schedule
+    if (state.retryDue !== undefined) return state.retryDue
+    if (!schedule) return -Infinity
+    return schedule.attempts === 0 ? Math.min(schedule.due, schedule.expected + settleOf(state)) : schedule.due
+  }
   const inFlight = new Map<object, Promise<Settled<C>>>()
   const launch = <T>(state: Running<C> | undefined, work: Promise<T>, wrap: (value: T) => Outcome<C>): void => {
     const key = {}
