@@ -13,7 +13,7 @@
  * journals in use), then each arranging 10 candles and answering a page of them; RSS and heapUsed
  * after a full collection, in a child process (bench/arranged-data-memory-child.ts), three runs.
  */
-import { createMockService, type MockService } from '../mocks/core/service.js'
+import { createMockService, type MockService } from '../mocks/core/service/service.js'
 import type { ExchangeCandle } from '../src/schemas/index.js'
 import type { MemoryStage } from './arranged-data-memory-child.js'
 import { runChildForResult } from './child-result.js'

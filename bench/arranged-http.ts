@@ -10,9 +10,9 @@
  */
 import { request } from 'node:http'
 import type { ExchangeCandle } from '../src/schemas/index.js'
-import { createMockService } from '../mocks/core/service.js'
+import { createMockService } from '../mocks/core/service/service.js'
 import { CandleBatchScanner } from '../mocks/core/candle-batch-scanner.js'
-import { putCandleColumns } from '../mocks/core/service-data.js'
+import { putCandleColumns } from '../mocks/core/arranged/service-data.js'
 import { CLI } from './build-cli.js'
 import { loadavg } from 'node:os'
 import { startChildServer } from './child-server.js'

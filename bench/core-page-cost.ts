@@ -1,5 +1,5 @@
 /** Measurement 1: cost of one 1000-candle page from the core, near end vs far end of the history. */
-import { createMockService, type MockService } from '../mocks/core/service.js'
+import { createMockService, type MockService } from '../mocks/core/service/service.js'
 import { HEADERS, MINUTE, NOW, NOW_MS, PAGE_LIMIT, farUrl, nearUrl } from './fixtures.js'
 import { fmt, median, quantile, spread } from './stats.js'
 import { verdictOf, type BenchRow } from './table.js'

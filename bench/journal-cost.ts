@@ -5,8 +5,8 @@
  * servers share the cores and whatever else runs on the machine in the same seconds, so the ratio
  * of their rates per round measures the journal, not the machine's load at one moment or another.
  */
-import { RequestJournal } from '../mocks/core/journal.js'
-import { createMockService, type MockService } from '../mocks/core/service.js'
+import { RequestJournal } from '../mocks/core/journal/journal.js'
+import { createMockService, type MockService } from '../mocks/core/service/service.js'
 import { CLI } from './build-cli.js'
 import { procCpuMs, startChildServer } from './child-server.js'
 import { HEADERS, NOW } from './fixtures.js'

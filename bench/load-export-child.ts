@@ -4,7 +4,7 @@
  * Prints one JSON line: candles per second of wall and CPU time, the heap the result holds after a
  * full GC (typed arrays' memory included), and the process's peak RSS.
  */
-import { createMockService } from '../mocks/core/service.js'
+import { createMockService } from '../mocks/core/service/service.js'
 import { readExport, readExportColumns } from '../mocks/data/export-files/index.js'
 
 const [mode, file, expectedText] = process.argv.slice(2) as ['read' | 'columns' | 'load', string, string]

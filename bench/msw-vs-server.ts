@@ -7,7 +7,7 @@
  */
 import { HttpResponse, http, type JsonBodyType } from 'msw'
 import { setupServer } from 'msw/node'
-import { createMockService, type MockService } from '../mocks/core/service.js'
+import { createMockService, type MockService } from '../mocks/core/service/service.js'
 import { createHandlers, handlersContext } from '../mocks/msw/handlers.js'
 import { directFetch } from '../mocks/msw/handlers-fetch.js'
 import { startMockServer } from '../mocks/server/http-server.js'

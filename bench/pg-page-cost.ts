@@ -21,7 +21,7 @@ import { ensureTable, ident } from '../cli/export/sinks/postgres-schema.js'
 import { openPostgres } from '../cli/export/sinks/postgres-sink.js'
 import { postgresTarget } from '../cli/export/sinks/postgres-target.js'
 import type { AnyCandle, Sink } from '../cli/export/sinks/sink.js'
-import type { Series } from '../cli/export/series.js'
+import type { Series } from '../cli/export/plan/series.js'
 import { startPostgres, type RunningPostgres } from '../test/support/postgres-server.js'
 import { TICK_MS, readProcStat } from './child-server.js'
 

@@ -4,8 +4,8 @@
  * and zod's plain parser, on the same freshly parsed pages, interleaved.
  */
 import * as z from 'zod/mini'
-import { createMockService } from '../mocks/core/service.js'
-import { responseSchemas } from '../src/contract/index.js'
+import { createMockService } from '../mocks/core/service/service.js'
+import { canonicalTimestamp, parseTimestamp, responseSchemas } from '../src/contract/index.js'
 import { checkShape } from '../src/schemas/wire-shape.js'
 import { RESPONSE_SHAPES } from '../src/schemas/wire-shapes.js'
 import { HEADERS, NOW, nearUrl, NOW_MS, MINUTE, PAGE_LIMIT } from './fixtures.js'
@@ -19,8 +19,16 @@ const ROUNDS = 15
 type Side = 'light' | 'zodCompiled' | 'zodPlain'
 const SIDES: Side[] = ['light', 'zodCompiled', 'zodPlain']
 
+/** The close-time module on a page's 1000 close times (src/contract/close-time.ts). */
+type ClosePath = 'parseCanonical' | 'canonicalizeOffset'
+const CLOSE_PATHS: Record<ClosePath, string> = {
+  parseCanonical: 'parseTimestamp, 1000 close times written Z',
+  canonicalizeOffset: 'canonicalTimestamp, 1000 close times written .000000+00:00',
+}
+
 export interface ValidationCost {
   msPerPage: Record<Side, number[]>
+  closeTime: Record<ClosePath, number[]>
   rows: BenchRow[]
   pass: boolean
 }
@@ -50,14 +58,40 @@ export async function measureValidationCost(): Promise<ValidationCost> {
   for (const side of SIDES) for (let i = 0; i < 3; i++) time(side) // warm-up
   const msPerPage: Record<Side, number[]> = { light: [], zodCompiled: [], zodPlain: [] }
   for (let r = 0; r < ROUNDS; r++) for (const side of r % 2 === 0 ? SIDES : [...SIDES].reverse()) msPerPage[side].push(time(side))
+  // The close times of the same pages, and of the same pages as a Python stack writes them.
+  const closeTexts = texts.map((t) => (JSON.parse(t) as { close_ts: string }[]).map((c) => c.close_ts))
+  const offsetTexts = closeTexts.map((page) => page.map((ts) => ts.replace('Z', '.000000+00:00')))
+  const closeRun: Record<ClosePath, () => number> = {
+    parseCanonical: () => {
+      let sum = 0
+      for (const page of closeTexts) for (const ts of page) sum += parseTimestamp(ts)
+      return sum
+    },
+    canonicalizeOffset: () => {
+      let n = 0
+      for (const page of offsetTexts) for (const ts of page) n += canonicalTimestamp(ts)!.length
+      return n
+    },
+  }
+  const closeTime: Record<ClosePath, number[]> = { parseCanonical: [], canonicalizeOffset: [] }
+  for (const path of Object.keys(closeRun) as ClosePath[]) {
+    for (let i = 0; i < 3; i++) closeRun[path]() // warm-up
+    for (let r = 0; r < ROUNDS; r++) {
+      const t0 = performance.now()
+      if (Number.isNaN(closeRun[path]())) throw new Error(`${path}: a close time did not read`)
+      closeTime[path].push((performance.now() - t0) / closeTexts.length)
+    }
+  }
   const light = msPerPage.light
   const v = verdictOf(quantile(light, 0.1), quantile(light, 0.9), VALIDATION_TARGET_MS, true)
+  const spreadOf = (xs: number[]) => `${fmt(median(xs))} ms (${fmt(quantile(xs, 0.1))}–${fmt(quantile(xs, 0.9))})`
   const figure = (side: Side) => `${fmt(median(msPerPage[side]))} ms (${fmt(quantile(msPerPage[side], 0.1))}–${fmt(quantile(msPerPage[side], 0.9))})`
   const rows: BenchRow[] = [
     { figure: `SDK response validation, ${PAGE_LIMIT}-candle page: ${figure('light')}`, goal: `<= ${VALIDATION_TARGET_MS} ms`, verdict: v },
     { figure: `zod compiled fast path (before), same pages: ${figure('zodCompiled')}; zod plain: ${figure('zodPlain')}`, goal: '', verdict: 'info' },
+    ...(Object.keys(CLOSE_PATHS) as ClosePath[]).map((path) => ({ figure: `close-time module per page: ${CLOSE_PATHS[path]}: ${spreadOf(closeTime[path])}`, goal: '', verdict: 'info' as const })),
   ]
-  return { msPerPage, rows, pass: v !== 'not met' }
+  return { msPerPage, closeTime, rows, pass: v !== 'not met' }
 }
 
 export function reportValidationCost(r: ValidationCost): string[] {
@@ -67,6 +101,7 @@ export function reportValidationCost(r: ValidationCost): string[] {
     line('SDK light checker (checkShape)     ', r.msPerPage.light),
     line('zod compiled fast path (before)    ', r.msPerPage.zodCompiled),
     line('zod plain parser                   ', r.msPerPage.zodPlain),
+    ...(Object.keys(CLOSE_PATHS) as ClosePath[]).map((path) => line(`close-time: ${CLOSE_PATHS[path]}`.padEnd(35), r.closeTime[path])),
     `  SDK: ${fmt(median(r.msPerPage.light))} ms/page (target <= ${VALIDATION_TARGET_MS})  ${verdict(r.pass)}`,
   ]
 }

@@ -27,7 +27,7 @@ const COMMANDS: Record<string, Command> = {
   },
   export: {
     run: async (argv) => (await import('./export/run-command.js')).runExportCommand(argv),
-    usage: async () => (await import('./export/args.js')).EXPORT_USAGE,
+    usage: async () => (await import('./export/flags/args.js')).EXPORT_USAGE,
   },
   conformance: {
     run: async (argv) => (await import('./conformance/run-conformance.js')).runConformance(argv),

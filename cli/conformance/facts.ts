@@ -1,7 +1,7 @@
 import type { CandleEndpointName } from '../../src/contract/index.js'
 import type { KeyChoice } from './keys.js'
 import type { Answer, Prober } from './prober.js'
-import { Skip } from './rule.js'
+import { Skip } from './skip.js'
 
 /** A pair coverage entry of the catalog. */
 export interface Coverage {

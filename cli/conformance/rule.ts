@@ -2,6 +2,8 @@ import type { Facts } from './facts.js'
 import type { KeyRef } from './keys.js'
 import type { Answer, Prober } from './prober.js'
 
+export { Skip } from './skip.js'
+
 /** Where docs/contract.md is read by users; a rule's link is this plus its anchor. */
 export const CONTRACT_URL = 'https://github.com/market-candles/market-candles/blob/main/docs/contract.md'
 
@@ -60,11 +62,6 @@ export interface RuleResult {
   readonly failures: readonly Failure[]
   readonly requests: number
   readonly ms: number
-}
-
-/** Thrown by {@link RuleContext.skip}. */
-export class Skip extends Error {
-  override name = 'Skip'
 }
 
 /** Text of a body for a report: short, one line. */

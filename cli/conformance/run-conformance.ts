@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs'
-import { readApiKey } from '../export/api-key.js'
+import { readApiKey } from '../api-key.js'
 import { EXIT } from '../exit-codes.js'
 import { UsageError } from '../usage-error.js'
 import { CONFORMANCE_USAGE, parseConformanceArgs } from './args.js'

@@ -1,12 +1,12 @@
 import type { FollowEnd, FollowSeries, FollowSeriesId, FollowState, MarketCandles } from '../../src/index.js'
-import type { ExportArgs } from './args.js'
+import type { ExportArgs } from './flags/args.js'
 import type { FollowReporter } from './progress/index.js'
-import type { RunTotals } from './runner.js'
+import type { RunTotals } from './history/runner.js'
 import type { ExportState } from './metrics/export-state.js'
 import { seriesKey } from './metrics/series-key.js'
 import { outageReason } from './outage/transient-error.js'
 import type { OutageWatch } from './outage/outage-watch.js'
-import { seriesLabel, type Series } from './series.js'
+import { seriesLabel, type Series } from './plan/series.js'
 import type { AnyCandle, Sink } from './sinks/index.js'
 
 /**

@@ -1,7 +1,7 @@
-import { argsOrExit } from './args.js'
+import { argsOrExit } from './flags/args.js'
 import { outputFlushed } from './output-flushed.js'
 import { watchStdoutPipe } from './stdout-pipe.js'
-import { useExportThread } from './thread-choice.js'
+import { useExportThread } from './plan/thread-choice.js'
 
 /**
  * `market-candles export`: a long history or a follow on a thread of its own (run-in-worker.ts), a

@@ -2,7 +2,7 @@ import type { ExchangeColumns } from '../data/exchange-columns.js'
 import { derivedCatalog } from '../data/export-files/derived-catalog.js'
 import type { OverlayStore } from '../data/overlay-store.js'
 import { columnsPass } from './check-columns.js'
-import type { DataChange } from './data-control.js'
+import type { DataChange } from '../data/arranged-data.js'
 import { putRuns } from './put-runs.js'
 
 /**

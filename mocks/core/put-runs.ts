@@ -2,7 +2,7 @@ import type { ExchangeCandle, KnownInterval } from '../../src/schemas/index.js'
 import type { ExchangeColumns } from '../data/exchange-columns.js'
 import type { OverlayStore } from '../data/overlay-store.js'
 import { putColumns } from '../data/series-edit.js'
-import type { DataChange } from './data-control.js'
+import type { DataChange } from '../data/arranged-data.js'
 
 /**
  * Puts runs that passed `columnsPass` (every interval known) into their series as columns, no

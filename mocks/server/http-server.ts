@@ -1,19 +1,20 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { DataControl } from '../core/data-control.js'
-import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js'
-import { CORS_HEADERS, preflightHeaders } from '../core/cors.js'
-import { json } from '../core/respond.js'
-import { BytePool } from './byte-pool.js'
+import type { DataControl } from '../data/arranged-data.js'
+import { createMockService, type MockService, type MockServiceOptions } from '../core/service/service.js'
+import { CORS_HEADERS, preflightHeaders } from '../core/message/cors.js'
+import { json } from '../core/message/respond.js'
+import { BytePool } from '../core/encode/byte-pool.js'
 import { listenUrl } from './listen-url.js'
 import { createClientErrorListener } from './client-error.js'
-import { CandleBatchScanner, bodyLimitOf, handleControl, isControlPath, scansCandles, type ScannedCandles } from '../core/control-plane.js'
+import { CandleBatchScanner, bodyLimitOf, handleControl, isControlPath, scansCandles, type ScannedCandles } from '../core/control-plane/control-plane.js'
 import { UNAUTHORIZED, controlTokenCheck } from './control-token.js'
-import { encodeJson } from './encode-json.js'
-import { withDate } from '../core/service-time.js'
+import { encodeJson } from '../core/encode/encode-json.js'
+import { withDate } from '../core/state/service-time.js'
+import { isTextAnswer } from '../core/variant/text-answer.js'
 import { OpenFaults, deliver } from './deliver.js'
-import { splitSessionUrl, tooManySessions } from '../core/session-path.js'
-import type { MockResponse } from '../core/types.js'
+import { splitSessionUrl, tooManySessions } from '../core/service/session-path.js'
+import type { MockResponse } from '../core/message/types.js'
 
 /** Options of {@link startMockServer}. */
 export interface MockServerOptions extends MockServiceOptions {
@@ -65,7 +66,12 @@ function send(res: ServerResponse, answer: MockResponse, pool: BytePool, open?: 
   const socket = res.req.socket
   if (!socket || socket.destroyed || socket.writableEnded) return
   // Encoded once: the length and the bytes written come from the same buffer.
-  const body = answer.status === 204 || answer.delivery?.kind === 'hang' || answer.delivery?.kind === 'reset' || answer.networkError ? EMPTY : encodeJson(answer.body, pool)
+  const body =
+    answer.status === 204 || answer.delivery?.kind === 'hang' || answer.delivery?.kind === 'reset' || answer.networkError
+      ? EMPTY
+      : isTextAnswer(answer)
+        ? Buffer.from(answer.body)
+        : encodeJson(answer.body, pool)
   const head = () => res.writeHead(answer.status, { ...CORS_HEADERS, ...answer.headers, 'content-length': body.length })
   // 'finish' (or the fault's end): every byte is with the kernel, so the buffer can serve another response.
   const done = () => pool.give(body)

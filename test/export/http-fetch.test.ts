@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { httpFetch } from '../../cli/export/http-fetch.js'
+import { httpFetch } from '../../cli/export/client/http-fetch.js'
 
 // The export's fetch answers the client's GETs as the global fetch does, over node:http.
 const BODY = JSON.stringify(Array.from({ length: 2000 }, (_, i) => ({ close_ts: `2024-01-01T00:${String(i % 60).padStart(2, '0')}:00Z`, price: i / 7, note: 'é€😀' })))

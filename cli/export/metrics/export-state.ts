@@ -1,6 +1,6 @@
-import { intervalMs } from '../intervals.js'
+import { intervalMs } from '../flags/intervals.js'
 import type { OutageWatch } from '../outage/outage-watch.js'
-import type { Series } from '../series.js'
+import type { Series } from '../plan/series.js'
 import { seriesKey } from './series-key.js'
 
 /** What the export knows of one series, for metrics and /healthz. */

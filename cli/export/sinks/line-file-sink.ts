@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync, writeSync } from 'node:fs'
 import type { Writable } from 'node:stream'
-import type { Series } from '../series.js'
+import type { Series } from '../plan/series.js'
 import { columnsOf, type Kind } from './columns.js'
 import { csvHeader, csvLines, parseCsvLine } from './csv-format.js'
 import { OutputError, plannedSeriesKey, seriesKey, type AnyCandle, type Sink } from './sink.js'

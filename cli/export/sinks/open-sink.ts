@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream'
-import type { ExportFormat } from '../args.js'
-import type { Series } from '../series.js'
+import type { ExportFormat } from '../flags/export-format.js'
+import type { Series } from '../plan/series.js'
 import type { Kind } from './columns.js'
 import { lineFormat, openLineFile, openLineStream } from './line-file-sink.js'
 import { openPostgres } from './postgres-sink.js'

@@ -1,6 +1,6 @@
 import type { SchemaElement } from 'hyparquet'
-import { closeTimeMs } from '../../../src/analysis/close-time.js'
-import { DEFAULT_PART_ROWS } from '../part-rows-flag.js'
+import { parseTimestamp } from '../../../src/contract/close-time.js'
+import { DEFAULT_PART_ROWS } from '../flags/part-rows-flag.js'
 import { PRICE_COLUMNS as PRICES, type Kind } from './columns.js'
 import type { AnyCandle } from './sink.js'
 
@@ -69,7 +69,7 @@ export class ParquetColumns {
     for (; i < candles.length && this.length < this.rows; i++) {
       const c = candles[i]!
       const at = this.length++
-      this.closeTs[at] = closeTimeMs(c.close_ts)
+      this.closeTs[at] = parseTimestamp(c.close_ts)
       open[at] = c.open
       high[at] = c.high
       low[at] = c.low

@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { parquetMetadata } from 'hyparquet'
-import type { Series } from '../series.js'
+import type { Series } from '../plan/series.js'
 
 /** The key-value metadata of a part file that names its last close_ts: resume reads only footers. */
 export const LAST_CLOSE_KEY = 'market_candles.last_close_ts'

@@ -1,4 +1,4 @@
-import type { Series } from '../series.js'
+import type { Series } from '../plan/series.js'
 import type { Kind } from './columns.js'
 import { CopyBinaryWriter } from './postgres-copy-binary.js'
 import { plannedSeriesKey, type AnyCandle } from './sink.js'

@@ -1,6 +1,6 @@
 import { finished } from 'node:stream/promises'
 import type { Client } from 'pg'
-import type { Series } from '../series.js'
+import type { Series } from '../plan/series.js'
 import { columnsOf, type Kind } from './columns.js'
 import { loadPostgres } from './load-postgres.js'
 import { PageBatches, type BatchPage } from './postgres-batches.js'

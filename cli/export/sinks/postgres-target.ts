@@ -1,4 +1,4 @@
-import { withoutPassword } from '../without-password.js'
+import { withoutPassword } from '../flags/without-password.js'
 import { OutputError } from './sink.js'
 
 /** Where the PostgreSQL sink connects: a pg client configuration, and how to name it in messages. */

@@ -1,6 +1,6 @@
 import type { AggregatedCandle, ExchangeCandle } from '../../../src/index.js'
-import { ExportError } from '../export-error.js'
-import type { Series } from '../series.js'
+import { ExportError } from '../plan/export-error.js'
+import type { Series } from '../plan/series.js'
 
 /** A candle of either endpoint. */
 export type AnyCandle = ExchangeCandle | AggregatedCandle

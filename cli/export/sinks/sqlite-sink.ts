@@ -1,5 +1,5 @@
 import { AGGREGATED_TABLE, EXCHANGE_TABLE } from '../../../mocks/data/export-files/sqlite-tables.js'
-import type { Series } from '../series.js'
+import type { Series } from '../plan/series.js'
 import type { Kind } from './columns.js'
 import { loadSqlite } from './load-sqlite.js'
 import { OutputError, type Sink } from './sink.js'

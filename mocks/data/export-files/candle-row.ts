@@ -1,5 +1,5 @@
 import { formatTimestamp } from '../../../src/contract/index.js'
-import type { ArrangedCandle } from '../../core/data-control.js'
+import type { ArrangedCandle } from '../arranged-data.js'
 import { AGGREGATED_COLUMNS, EXCHANGE_COLUMNS, PRICE_COLUMNS, type Kind } from './columns.js'
 
 /*

@@ -1,5 +1,5 @@
 import { INTERVAL_MS, isKnownInterval, type Asset, type Exchange } from '../../../src/schemas/index.js'
-import type { ArrangedCandle } from '../../core/data-control.js'
+import type { ArrangedCandle } from '../arranged-data.js'
 import { defaultDataset } from '../default-dataset.js'
 
 /** What the derived catalog is checked against: the service's exchanges and assets. */

@@ -1,4 +1,4 @@
-import type { ArrangedCandle, LoadSource } from '../../core/data-control.js'
+import type { ArrangedCandle, LoadSource } from '../arranged-data.js'
 import { RowProblem, candleFromRow } from './candle-row.js'
 import { LoadError } from './load-error.js'
 import { nodeBuiltin } from './node-builtins.js'

@@ -1,4 +1,4 @@
-import type { ArrangedCandle } from '../../core/data-control.js'
+import type { ArrangedCandle } from '../arranged-data.js'
 import { candleFromRow } from './candle-row.js'
 import { LoadError } from './load-error.js'
 import { forEachLineOf } from './read-lines.js'

@@ -1,5 +1,5 @@
 import { formatTimestamp } from '../../../src/contract/index.js'
-import type { ArrangedCandle } from '../../core/data-control.js'
+import type { ArrangedCandle } from '../arranged-data.js'
 import { RowProblem, candleFromRow } from './candle-row.js'
 import { LoadError } from './load-error.js'
 import { nodeBuiltin } from './node-builtins.js'

@@ -1,4 +1,4 @@
-import type { ArrangedCandle } from '../../core/data-control.js'
+import type { ArrangedCandle } from '../arranged-data.js'
 import { RowProblem, toExchanges } from './candle-row.js'
 import { AGGREGATED_COLUMNS, EXCHANGE_COLUMNS, type Kind } from './columns.js'
 import { LoadError } from './load-error.js'
