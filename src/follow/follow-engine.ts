@@ -169,7 +169,7 @@ export async function* followPages<C extends Candle>(
         exchangesBusy = true
         launch(undefined, source.exchanges(signal), (list) => ({
           kind: 'exchanges',
-          closing: new Map(list.map((e) => [e.name, e.closing_date === null ? null : Date.parse(`${e.closing_date}T00:00:00Z`)])),
+          closing: new Map(list.map((e) => [e.name, e.closing_date == null ? null : Date.parse(`${e.closing_date}T00:00:00Z`)])),
         }))
       }
       let wallDue = Infinity

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, test } from 'vitest'
+import type { ServiceVariantName } from '../../mocks/index.js'
 import { startMockServer, type RunningMockServer } from '../../mocks/server/index.js'
 import { createClient } from '../../src/index.js'
 
@@ -9,8 +10,8 @@ const START = Date.parse('2026-01-01T00:00:00Z')
 // One server per test (the tests change its clock), all stopped at the end.
 const servers: RunningMockServer[] = []
 afterAll(() => Promise.all(servers.map((s) => s.close())))
-async function serverAt(now: number, clockRate: number): Promise<RunningMockServer> {
-  const server = await startMockServer({ port: 0, now, clockRate })
+async function serverAt(now: number, clockRate: number, variant?: ServiceVariantName): Promise<RunningMockServer> {
+  const server = await startMockServer({ port: 0, now, clockRate, ...(variant && { variant }) })
   servers.push(server)
   return server
 }
@@ -32,10 +33,16 @@ function countingClient(url: string) {
 const setClock = (url: string, body: object) => fetch(`${url}/_mock/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json())
 
 // Each test has its server: they wait side by side.
+/**
+ * Deployments whose only clock is their `Date` header and that send no `RateLimit-*` header (the
+ * reference's variants), beside the reference itself.
+ */
+const DEPLOYMENTS = ['reference', 'rate-limit-none', 'python-stack'] as const
+
 describe.concurrent('a follow keeps pace with a service clock that runs at another rate, learnt from its Date headers (no `now`)', () => {
-  test('the documented follow against serve --clock-rate 60: each candle about a wall second after the one before, from the start, about one request per interval', async () => {
+  test.each(DEPLOYMENTS)('the documented follow against serve --clock-rate 60 (%s): each candle about a wall second after the one before, from the start, about one request per interval', async (variant) => {
     // Held until the follow starts, so the count of intervals is the follow's own.
-    const server = await serverAt(START + 30_000, 0)
+    const server = await serverAt(START + 30_000, 0, variant)
     const { client, counts } = countingClient(server.url)
     const intervals = 12
     const live = client.exchangeOhlcvFollow({ ...BTC, start: '2026-01-01T00:00:00Z', end: START + intervals * MIN })
@@ -53,9 +60,11 @@ describe.concurrent('a follow keeps pace with a service clock that runs at anoth
     // Each candle within 3 wall seconds of its close (a loaded machine's timers), most within one.
     for (const lag of lagsMs) expect(lag).toBeLessThan(3 * MIN)
     expect(lagsMs.filter((lag) => lag < MIN).length).toBeGreaterThanOrEqual(intervals - 3)
-    // About one request per interval (the bench measures the 1.05), plus a few probes of the clock.
+    // About one request per interval (the bench measures the 1.05), plus a few probes of the clock:
+    // 2 for its speed, at most 10 for its phase (a loaded machine's round trips are minutes at 60x,
+    // so they rarely narrow it to the target), 2 checks, and the exchange list's closing dates.
     expect(counts.candles).toBeLessThanOrEqual(Math.ceil(intervals * 1.05) + 2)
-    expect(counts.probes).toBeLessThanOrEqual(12)
+    expect(counts.probes).toBeLessThanOrEqual(15)
   }, 40_000)
 
   test('POST /_mock/clock {"rate": 600} while it runs: the backlog in one page, then each candle within about a wall second of its close', async () => {
@@ -109,10 +118,10 @@ describe.concurrent('a follow keeps pace with a service clock that runs at anoth
   }, 40_000)
 })
 
-describe("the follow's reading of a wall-speed service clock (the only clock is its Date header, whole seconds)", () => {
-  test('within about 60 ms plus a round trip after a few seconds of probes, and the candle that closes then comes at most 300 ms plus a round trip after it exists', async () => {
+describe.concurrent("the follow's reading of a wall-speed service clock (the only clock is its Date header, whole seconds)", () => {
+  test.each(['reference', 'python-stack'] as const)('%s: within about 60 ms plus a round trip after a few seconds of probes, and the candle that closes then comes at most 300 ms plus a round trip after it exists', async (variant) => {
     // 8 s before a close, at wall speed: the follow probes the clock meanwhile.
-    const server = await serverAt(START + MIN - 8_000, 1)
+    const server = await serverAt(START + MIN - 8_000, 1, variant)
     const { client, counts } = countingClient(server.url)
     const live = client.exchangeOhlcvFollow({ ...BTC, end: START + MIN })
     let error: number | undefined
