@@ -22,6 +22,7 @@ export type { KeyInfo } from './core/key-ring.js'
 
 // Arranging data at run time: service.data, service.keys.put, service.plans
 export { DataError } from './core/data-error.js'
+export { LoadError } from './data/export-files/load-error.js'
 export type { ArrangedCandle, DataChange, DataControl, DataIssue, GenerateSpec, KeyPut, LoadSource, PlanControl, RemoveSelector } from './core/data-control.js'
 
 // Fixtures: the default dataset and demo accounts, your own rows or rules, and the error a bad record throws
