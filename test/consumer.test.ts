@@ -32,7 +32,7 @@ const slug = (block: DocBlock) => block.name.replace(/\W+/g, '-').replace(/-$/, 
 const isTs = (block: DocBlock) => block.lang === 'ts' || block.lang === 'typescript'
 const usesVitest = (block: DocBlock) => isTs(block) && /from 'vitest'/.test(block.code)
 /** Each block's own time limit; a group of blocks in one process gets the sum, capped. */
-const BLOCK_MS = 40_000
+const BLOCK_MS = 90_000
 
 /**
  * The environment of a consumer's shell: this repository's bins off PATH (the Node running this
@@ -212,7 +212,7 @@ async function runTsBlocks(blocks: DocBlock[]): Promise<Map<string, Outcome>> {
   const run = await runBounded(process.execPath, ['--import', 'tsx', join(project, 'doc-block-runner.mjs'), listFile, resultsFile], {
     cwd: project,
     env: consumerEnv(),
-    timeoutMs: Math.min(180_000, BLOCK_MS * blocks.length + 10_000),
+    timeoutMs: Math.min(180_000, BLOCK_MS * blocks.length),
   })
   const results = existsSync(resultsFile) ? (JSON.parse(readFileSync(resultsFile, 'utf8')) as { name: string; ok: boolean; printed: string; error?: string; left?: string[] }[]) : []
   const outcomes = new Map<string, Outcome>()
@@ -231,7 +231,7 @@ async function runVitestBlocks(blocks: DocBlock[]): Promise<Map<string, Outcome>
   const run = await runBounded('npx', ['vitest', 'run', '--reporter=json', `--outputFile=${report}`, ...[...files.keys()].map((f) => f.slice(project.length + 1))], {
     cwd: project,
     env: consumerEnv(),
-    timeoutMs: Math.min(180_000, BLOCK_MS * blocks.length + 20_000),
+    timeoutMs: Math.min(180_000, BLOCK_MS * blocks.length),
   })
   const results = existsSync(report) ? (JSON.parse(readFileSync(report, 'utf8')) as { testResults: { name: string; status: string; message: string; assertionResults: { fullName: string; status: string }[] }[] }).testResults : []
   const outcomes = new Map<string, Outcome>()
