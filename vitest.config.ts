@@ -44,7 +44,7 @@ const LONG_FIRST = [
   'test/typecheck.test.ts', // computes
   'test/runtimes.test.ts', // computes
   'test/sdk/follow-learned-delay.test.ts', // waits: 2.5 / 24
-  'test/consumer.test.ts', // computes: 18 / 19
+  'test/consumer.test.ts', // waits: 35 / 78 (20 documentation blocks, conformance against serve)
   'test/cli/conformance-deviations.test.ts', // computes: 16.5 / 35
   'test/sdk/follow.test.ts', // waits: 3.4 / 24
   'test/export/resume.test.ts', // computes: 8 / 20

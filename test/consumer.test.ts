@@ -1,7 +1,7 @@
 /*
  * A consumer's project: `npm pack` of this repository (its dist/, which `npm test` built), a fresh
- * project in a temp folder that `npm install`s the tarball with msw, tsx and vitest (from the npm
- * cache when it has them), then, there and as written: every code block of README.md and docs/*.md
+ * project in a temp folder that `npm install`s the tarball with msw and tsx (from the npm cache when
+ * it has them; this repository's vitest linked in), then, there and as written: every code block of README.md and docs/*.md
  * marked `<!-- runnable -->` (test/support/doc-blocks.ts: TypeScript through the project's tsx, one
  * process per Markdown file; blocks that import vitest through the project's vitest, one process;
  * shell through bash, the CLI through `npx market-candles`), each against the
@@ -10,7 +10,7 @@
  * a fragment that names its runnable block, or text. Packed once, installed once.
  */
 import { spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { delimiter, dirname, join } from 'node:path'
@@ -55,8 +55,15 @@ let work: string
 let project: string
 let tarball: string
 let install: { code: number | null; stdout: string; stderr: string }
-/** The servers the runnable blocks name, one per block, by block name. */
-const servers = new Map<string, ServeProcess>()
+/**
+ * The servers the runnable blocks name, by block name. A TypeScript block on a fixed clock (no
+ * --clock-rate) gets a session of its own (`/_sessions/NAME`: its own usage, rate window and
+ * journal) on a server it shares with the blocks that name the same flags; any other block gets a
+ * server of its own (a shell block may call `/_sessions/...` or `/_mock/health` itself).
+ */
+const servers = new Map<string, { process: ServeProcess; base: string }>()
+/** TypeScript blocks that share a server and the number of processes they run in: one per Markdown file cost a Node and tsx start each. */
+const TS_PROCESSES = 2
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'market-candles-consumer-'))
@@ -67,7 +74,7 @@ beforeAll(async () => {
   writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'consumer-app', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`)
   // While the package is packed, the project installs msw and tsx at this repository's versions
   // (the npm cache has them after `npm ci`); then the tarball, on its own, so its warnings are its.
-  const tools = runBounded('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', `msw@${versionOf('msw')}`, `tsx@${versionOf('tsx')}`, `vitest@${versionOf('vitest')}`], {
+  const tools = runBounded('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', `msw@${versionOf('msw')}`, `tsx@${versionOf('tsx')}`], {
     cwd: project,
     env: consumerEnv(),
     timeoutMs: 120_000,
@@ -84,17 +91,26 @@ beforeAll(async () => {
   tarball = join(work, (JSON.parse(pack.stdout.slice(pack.stdout.search(/^\[/m))) as { filename: string }[])[0]!.filename)
   install = await runBounded('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: project, env: consumerEnv(), timeoutMs: 120_000 })
   if (install.code !== 0) throw new Error(`npm install failed: ${install.stdout}${install.stderr}`)
+  // vitest for the blocks that import it: this repository's, linked (installing it cost about 5 s of CPU; the package under test is the tarball's).
+  symlinkSync(join(ROOT, 'node_modules/vitest'), join(project, 'node_modules/vitest'), 'dir')
+  symlinkSync(join(ROOT, 'node_modules/vitest/vitest.mjs'), join(project, 'node_modules/.bin/vitest'))
   console.log(`packed and installed in ${((Date.now() - started) / 1000).toFixed(1)} s`)
   // The service each block names, as its comment writes it, on a free port (the installed bin, without npx's start).
+  const serving = new Map<string, Promise<ServeProcess>>()
+  const serve = (args: string[]) => startServe(join(project, 'node_modules/.bin/market-candles'), ['serve', '--port', '0', ...args], { cwd: project, env: consumerEnv() })
   await Promise.all(RUNNABLE.map(async (block) => {
     const service = serviceOf(block)
     if (service === undefined) return
-    servers.set(block.name, await startServe(join(project, 'node_modules/.bin/market-candles'), ['serve', '--port', '0', ...service.serveArgs], { cwd: project, env: consumerEnv() }))
+    const shared = isTs(block) && !service.serveArgs.includes('--clock-rate')
+    const key = service.serveArgs.join(' ')
+    if (shared && !serving.has(key)) serving.set(key, serve(service.serveArgs))
+    const process = await (shared ? serving.get(key)! : serve(service.serveArgs))
+    servers.set(block.name, { process, base: shared ? `${process.url}/_sessions/${slug(block)}` : process.url })
   }))
 }, 180_000)
 
 afterAll(async () => {
-  await Promise.all([...servers.values()].map((server) => server.stop()))
+  await Promise.all([...new Set([...servers.values()].map((s) => s.process))].map((server) => server.stop()))
   if (work) await rm(work, { recursive: true, force: true })
 })
 
@@ -139,7 +155,7 @@ describe('a project that installs the packed package', () => {
     // conftest.py checks its process group is gone; and no other `serve` runs from the project than those of this file (their groups).
     const left = spawnSync('ps', ['-eo', 'pid=,pgid=,args='], { encoding: 'utf8' }).stdout.split('\n')
       .map((line) => line.trim().split(/\s+/))
-      .filter(([, pgid, ...args]) => ![...servers.values()].some((server) => server.pid === Number(pgid)) && args.join(' ').includes(project) && args.includes('serve'))
+      .filter(([, pgid, ...args]) => ![...servers.values()].some((server) => server.process.pid === Number(pgid)) && args.join(' ').includes(project) && args.includes('serve'))
     expect(left).toEqual([])
   })
 })
@@ -162,7 +178,8 @@ function dirOf(block: DocBlock): string {
 /** The block as it runs: its service's 127.0.0.1:PORT is the port of the server started for it. */
 function prepared(block: DocBlock): { file: string; env: Record<string, string> } {
   const service = serviceOf(block)
-  const port = (text: string) => (service === undefined ? text : text.replaceAll(`127.0.0.1:${service.port}`, new URL(servers.get(block.name)!.url).host))
+  // http://127.0.0.1:PORT as the block writes it: the server's URL, or its session's.
+  const port = (text: string) => (service === undefined ? text : text.replace(new RegExp(`http://127\\.0\\.0\\.1:${service.port}(?![\\d])`, 'g'), servers.get(block.name)!.base))
   const dir = dirOf(block)
   mkdirSync(dir, { recursive: true })
   const file = join(dir, usesVitest(block) ? 'block.test.ts' : isTs(block) ? 'block.ts' : 'block.sh')
@@ -181,9 +198,10 @@ function outcomeOf(block: DocBlock): Promise<Outcome> {
   if (outcomes === undefined) {
     outcomes = new Map()
     const groups = new Map<string, DocBlock[]>()
+    let ts = 0
     for (const b of RUNNABLE) {
       if (isTs(b)) {
-        const key = usesVitest(b) ? 'vitest' : b.file
+        const key = usesVitest(b) ? 'vitest' : `tsx-${ts++ % TS_PROCESSES}`
         groups.set(key, [...(groups.get(key) ?? []), b])
         continue
       }
@@ -195,16 +213,15 @@ function outcomeOf(block: DocBlock): Promise<Outcome> {
       })))
     }
     for (const [key, blocks] of groups) {
-      const ran = key === 'vitest' ? runVitestBlocks(blocks) : runTsBlocks(blocks)
+      const ran = key === 'vitest' ? runVitestBlocks(blocks) : runTsBlocks(key, blocks)
       for (const b of blocks) outcomes.set(b.name, ran.then((all) => all.get(b.name)!))
     }
   }
   return outcomes.get(block.name)!
 }
 
-async function runTsBlocks(blocks: DocBlock[]): Promise<Map<string, Outcome>> {
+async function runTsBlocks(id: string, blocks: DocBlock[]): Promise<Map<string, Outcome>> {
   const list = blocks.map((block) => ({ name: block.name, dir: dirOf(block), timeoutMs: BLOCK_MS, ...prepared(block) }))
-  const id = slug(blocks[0]!).replace(/-\d+-ts$/, '')
   const listFile = join(work, `${id}.blocks.json`)
   const resultsFile = join(work, `${id}.results.json`)
   writeFileSync(listFile, JSON.stringify(list))
@@ -228,7 +245,7 @@ async function runTsBlocks(blocks: DocBlock[]): Promise<Map<string, Outcome>> {
 async function runVitestBlocks(blocks: DocBlock[]): Promise<Map<string, Outcome>> {
   const files = new Map(blocks.map((block) => [prepared(block).file, block]))
   const report = join(work, 'vitest-blocks.json')
-  const run = await runBounded('npx', ['vitest', 'run', '--reporter=json', `--outputFile=${report}`, ...[...files.keys()].map((f) => f.slice(project.length + 1))], {
+  const run = await runBounded(join(project, 'node_modules/.bin/vitest'), ['run', '--reporter=json', `--outputFile=${report}`, ...[...files.keys()].map((f) => f.slice(project.length + 1))], {
     cwd: project,
     env: consumerEnv(),
     timeoutMs: Math.min(180_000, BLOCK_MS * blocks.length),

@@ -34,7 +34,10 @@ for (const block of blocks) {
       import(pathToFileURL(block.file).href),
       new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`still running after ${block.timeoutMs} ms`)), block.timeoutMs))),
     ])
+    clearTimeout(timer)
     if (failure) throw failure
+    // Handles closed as the block ended go in the next turns of the loop.
+    await new Promise((resolve) => setTimeout(resolve, 200))
     results.push({ name: block.name, ok: true, printed, ms: Date.now() - started, left: leftRunning(before) })
   } catch (error) {
     results.push({ name: block.name, ok: false, printed, ms: Date.now() - started, error: String(error?.stack ?? error) })
