@@ -11,6 +11,7 @@ import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { formatTimestamp } from '../src/contract/index.js'
 import { resample, type ExchangeCandle } from '../src/index.js'
+import { verdictOfRuns } from './table.js'
 
 export const RESAMPLE_CANDLES = 10_000_000
 export const RESAMPLE_TARGET_PER_S = 5_000_000
@@ -99,6 +100,6 @@ export function measureResampleSpeed(): ResampleSpeed {
   for (const c of resample(minuteCandles(RESAMPLE_CANDLES, mark), '15m')) sink += c.close
   if (sink === 42) console.log('') // keeps the sums alive
   const heapMb = { at1M: heap[0]!, atEnd: heap[1]!, growth: heap[1]! - heap[0]! }
-  return { generate, total, own, generateCpu, totalCpu, ownCpu, outputs, heapMb, pass: Math.min(...totalCpu) >= RESAMPLE_TARGET_PER_S && heapMb.growth <= HEAP_FLAT_MB && outputs === Math.ceil(RESAMPLE_CANDLES / 15) }
+  return { generate, total, own, generateCpu, totalCpu, ownCpu, outputs, heapMb, pass: verdictOfRuns(totalCpu, RESAMPLE_TARGET_PER_S) !== 'not met' && heapMb.growth <= HEAP_FLAT_MB && outputs === Math.ceil(RESAMPLE_CANDLES / 15) }
 }
 
