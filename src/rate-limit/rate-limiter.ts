@@ -54,8 +54,9 @@ function newPeriod(start: number) {
  * request left and when its answer came back. A slot is therefore held until one second after the
  * request's latest plausible arrival: its completion time less the smallest round trip of the last
  * 2 to 4 seconds (a request cannot have arrived later than that, unless its outbound trip was slower
- * than the fastest one; a path that got slower is timed with its own round trips again). The first window after start or an idle spell counts from completion, because new
- * connections make outbound trips slow and unequal. (This window policy is the one the Redis
+ * than the fastest one; a path that got slower is timed with its own round trips again). The first
+ * window after start or an idle spell counts from completion, because new connections make
+ * outbound trips slow and unequal. (This window policy is the one the Redis
  * limiter uses too; here its slots are kept in memory.) A plain token bucket would not do: holding
  * `perSecond` tokens, it lets a full burst through and refills, so up to twice `perSecond`
  * requests land in one sliding second.
@@ -164,7 +165,7 @@ export class RateLimiter implements SlotLimiter {
     const size = Math.max(1, Math.ceil(this.#limit / 4))
     this.#probe = { size, pending: 0, sent: 0, answered: 0, last: -1, lastRemaining: undefined, limited: false }
     this.#share = size
-    this.#trials?.reset()
+    this.#trials.reset()
   }
 
   #setShare(share: number): void {
@@ -289,11 +290,11 @@ export class RateLimiter implements SlotLimiter {
       if (this.#headers !== 'present') this.#store.drop(slot)
       // A refused trial leaves the share as it was: the window was full, as the share assumed.
       if (slot.trial) return this.#pauseFor(answer)
-      // Without headers, a refusal within the share means others grew into it: hold off trials a while.
       if (this.#headers !== 'present') {
         // Without headers the only sign is the refusal itself: the window held one request too many
-        // (another's trial, most likely). One request less answers it (its place went back above);
-        // what got through says little here, as retries of refused requests may be waiting.
+        // (another's trial, most likely). One request less answers it (its place went back above),
+        // and no trial for a while; what got through says little here, as retries of refused
+        // requests may be waiting.
         this.#trials.yielded(now, this.#share)
         this.#setShare(this.#share - 1)
         return this.#pauseFor(answer)
