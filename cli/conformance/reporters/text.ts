@@ -1,5 +1,6 @@
 import type { RuleResult } from '../rule.js'
 import { summaryOf, type Report } from './report.js'
+import { plural } from '../../plural.js'
 
 const MARK = { pass: 'PASS', fail: 'FAIL', skip: 'SKIP' } as const
 
@@ -18,7 +19,7 @@ export function textOfResult(r: RuleResult): string {
 export function textSummary(report: Report): string {
   const s = summaryOf(report)
   return [
-    `${report.results.length} rules: ${s.pass} passed, ${s.fail} failed, ${s.skip} skipped`,
-    `${report.requests.used} requests of a budget of ${report.requests.budget} (${report.requests.counted} counted as candle calls); ${(report.ms / 1000).toFixed(1)} s against ${report.baseUrl}`,
+    `${plural(report.results.length, 'rule')}: ${s.pass} passed, ${s.fail} failed, ${s.skip} skipped`,
+    `${plural(report.requests.used, 'request')} of a budget of ${report.requests.budget} (${report.requests.counted} counted as candle ${report.requests.counted === 1 ? 'call' : 'calls'}); ${(report.ms / 1000).toFixed(1)} s against ${report.baseUrl}`,
   ].join('\n')
 }
