@@ -4,26 +4,30 @@
  */
 
 // The service
-export { createMockService } from './core/service.js'
-export type { MockService, MockServiceOptions } from './core/service.js'
-export type { MockRequest, MockResponse, HeaderSource } from './core/types.js'
+export { createMockService } from './core/service/service.js'
+export type { MockService, MockServiceOptions, SessionOptions } from './core/service/service.js'
+export type { MockRequest, MockResponse, HeaderSource } from './core/message/types.js'
+
+// Variants: how the service fills the gaps of interface.md, as other deployments do (D13)
+export { SERVICE_VARIANTS, serviceVariantSchema } from './core/variant/index.js'
+export type { ResolvedVariant, ServiceVariant, ServiceVariantInput, ServiceVariantName } from './core/variant/index.js'
 export type { DateInput } from '../src/contract/index.js'
-export type { MockClock } from './core/clock.js'
-export type { FaultQueue, Fault, PendingFault, FaultCapabilities } from './core/faults.js'
-export type { Latency } from './core/fault-schema.js'
-export type { Delivery } from './core/types.js'
-export { RequestWaitTimeoutError, DEFAULT_JOURNAL_SIZE } from './core/journal.js'
-export type { WaitOptions } from './core/journal.js'
-export type { JournalEntry, JournalFilter, RejectionReason, FaultKind } from './core/journal-entry.js'
-export type { JournalView } from './core/journal-view.js'
-export type { ClockUpdate } from './core/control-plane-bodies.js'
-export { buildControlPlaneOpenApi } from './core/control-openapi.js'
-export type { KeyInfo } from './core/key-ring.js'
+export type { MockClock } from './core/state/clock.js'
+export type { FaultQueue, Fault, PendingFault, FaultCapabilities } from './core/faults/fault-queue.js'
+export type { Latency, FaultKind } from './core/faults/fault-schema.js'
+export type { Delivery } from './core/message/types.js'
+export { RequestWaitTimeoutError, DEFAULT_JOURNAL_SIZE } from './core/journal/journal.js'
+export type { WaitOptions } from './core/journal/journal.js'
+export type { JournalEntry, JournalFilter, RejectionReason } from './core/journal/journal-entry.js'
+export type { JournalView } from './core/service/journal-view.js'
+export type { ClockUpdate } from './core/control-plane/control-plane-bodies.js'
+export { buildControlPlaneOpenApi } from './core/control-plane/control-openapi.js'
+export type { KeyInfo } from './core/state/key-ring.js'
 
 // Arranging data at run time: service.data, service.keys.put, service.plans
-export { DataError } from './core/data-error.js'
+export { DataError } from './data/data-error.js'
 export { LoadError } from './data/export-files/load-error.js'
-export type { ArrangedCandle, DataChange, DataControl, DataIssue, GenerateSpec, KeyPut, LoadSource, PlanControl, RemoveSelector } from './core/data-control.js'
+export type { DataChange, DataControl, DataIssue, GenerateSpec, KeyPut, LoadSource, PlanControl, RemoveSelector } from './data/arranged-data.js'
 
 // Fixtures: the default dataset and demo accounts, your own rows or rules, and the error a bad record throws
 export { defaultDataset } from './data/default-dataset.js'

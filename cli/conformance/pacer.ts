@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { RequestCap } from './request-cap.js'
-import { plural } from '../plural.js'
+import { plural } from '../../src/internal/plural.js'
 
 /** Counted requests a second without `--rate`, below the contract's 10 per account. */
 export const DEFAULT_COUNTED_PER_SECOND = 8

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs'
-import { readApiKey } from '../export/api-key.js'
+import { readApiKey } from '../api-key.js'
 import { EXIT } from '../exit-codes.js'
 import { UsageError } from '../usage-error.js'
 import { CONFORMANCE_USAGE, parseConformanceArgs } from './args.js'
@@ -9,7 +9,7 @@ import { NoAnswer, Prober } from './prober.js'
 import { jsonOf, junitOf, summaryOf, textOfResult, textSummary, type Report } from './reporters/index.js'
 import { RULES } from './rules/index.js'
 import { runRules } from './run-rules.js'
-import { plural } from '../plural.js'
+import { plural } from '../../src/internal/plural.js'
 import { CONTRACT_URL } from './rule.js'
 
 /** Where the command writes; tests pass their own. */
@@ -23,7 +23,8 @@ const PROCESS_IO: ConformanceIo = { out: (l) => console.log(l), err: (l) => cons
 
 /**
  * Runs `market-candles conformance ARGS`: every rule that can be observed from outside, against
- * `--base-url`. Resolves with 0 when every rule that ran passed, 1 when one failed; throws
+ * `--base-url`. Resolves with 0 when no rule that ran failed (a difference from the reference fails
+ * only with `--reference`), 1 when one failed; throws
  * {@link UsageError} for bad flags. Nothing it prints or writes holds a key.
  */
 export async function runConformance(argv: readonly string[], io: ConformanceIo = PROCESS_IO): Promise<number> {
@@ -45,7 +46,7 @@ export async function runConformance(argv: readonly string[], io: ConformanceIo 
 
   const rules = RULES.filter((r) => (args.only.length > 0 ? args.only.includes(r.id) : !r.optIn || args.include.includes(r.id)))
   const prober = new Prober({ baseUrl: args.baseUrl, pacer: new Pacer({ everyRequest: args.rate }), maxRequests: args.maxRequests, timeoutMs: args.timeoutMs })
-  print(`conformance of ${args.baseUrl} to the contract (${CONTRACT_URL}): ${plural(rules.length, 'rule')}, at most ${plural(args.maxRequests, 'request')}, ${args.rate === undefined ? `${plural(prober.pacer.countedPerSecond, 'candle call')} a second` : `at most ${plural(args.rate, 'request')} in any second (--rate)`}`)
+  print(`conformance of ${args.baseUrl} to interface.md${args.reference ? ' and the reference\'s decisions (--reference)' : ''} (${CONTRACT_URL}): ${plural(rules.length, 'rule')}, at most ${plural(args.maxRequests, 'request')}, ${args.rate === undefined ? `${plural(prober.pacer.countedPerSecond, 'candle call')} a second` : `at most ${plural(args.rate, 'request')} in any second (--rate)`}`)
   print(`keys: ${key ? 'main' : 'none (candle rules are skipped)'}${planKeys.size > 0 ? `; plans ${[...planKeys.keys()].join(', ')}` : ''}`)
   print('')
 
@@ -60,9 +61,9 @@ export async function runConformance(argv: readonly string[], io: ConformanceIo 
 
   const startedAt = new Date().toISOString()
   const started = performance.now()
-  const results = await runRules(rules, { prober, key, planKeys, onResult: (r) => print(textOfResult(redactDeep(r, redact))) })
+  const results = await runRules(rules, { prober, key, planKeys, reference: args.reference, onResult: (r) => print(textOfResult(redactDeep(r, redact))) })
   // Redacted before formatting: a key escaped by a format (XML, JSON) would slip past a later pass.
-  const report: Report = redactDeep({ baseUrl: args.baseUrl, startedAt, ms: performance.now() - started, requests: { used: prober.used, budget: prober.budget, counted: prober.counted }, results }, redact)
+  const report: Report = redactDeep({ baseUrl: args.baseUrl, startedAt, ms: performance.now() - started, reference: args.reference, requests: { used: prober.used, budget: prober.budget, counted: prober.counted }, results }, redact)
   print('')
   print(textSummary(report))
   for (const [file, text] of [

@@ -1,37 +1,36 @@
 import type { Writable } from 'node:stream'
 import { APIError, APIUserAbortError, NotFoundError, RateLimitError, RateLimiter, createClient, type MarketCandles, type PairCoverage, type SlotLimiter } from '../../src/index.js'
 import { DEFAULT_METHOD } from '../../src/schemas/index.js'
-import { readApiKey } from './api-key.js'
-import { EXPORT_USAGE, argsOrExit, type ExportArgs } from './args.js'
-import { ExportError } from './export-error.js'
-import { describeFailure, keptNote } from './describe-failure.js'
-import { unofferedInterval } from './unoffered-interval.js'
-import { httpFetch } from './http-fetch.js'
-import { MOCK_KEY, startEmbeddedService } from './embedded-service.js'
-import { useOutputThread } from './thread-choice.js'
-import { followAll, trackLastWritten } from './follow.js'
-import { scaledServiceClock } from './scaled-service-clock.js'
+import { readApiKey } from '../api-key.js'
+import { EXPORT_USAGE, argsOrExit, type ExportArgs } from './flags/args.js'
+import { ExportError } from './plan/export-error.js'
+import { describeFailure, keptNote } from './history/describe-failure.js'
+import { httpFetch } from './client/http-fetch.js'
+import { MOCK_KEY, startEmbeddedService } from './client/embedded-service.js'
+import { useOutputThread } from './plan/thread-choice.js'
+import { followAll, trackLastWritten } from './follow/follow.js'
 import { RequestMeter, followReporter, plainReporter, silentReporter, type ProgressReporter, type ReporterContext } from './progress/index.js'
-import { SeriesFailure, exportAll, type RunTotals } from './runner.js'
-import { writeCoverageReport, type SeriesCoverage } from './coverage.js'
-import { selectSeries, type Series } from './series.js'
-import { shellQuote } from './shell-quote.js'
-import { withoutPassword } from './without-password.js'
+import { SeriesFailure, exportAll, type RunTotals } from './history/runner.js'
+import { writeCoverageReport, type SeriesCoverage } from './history/coverage.js'
+import { selectSeries, type Series } from './plan/series.js'
+import { shellQuote } from './flags/shell-quote.js'
+import { withoutPassword } from './flags/without-password.js'
 import { openSink, type Sink } from './sinks/index.js'
 import { openThreadedSink } from './sink-thread/index.js'
-import { checkRedisUrl, openSharedLimit, redactRedisArgs, redisAccount, REDIS_URL_ENV, type SharedLimit } from './redis-limit.js'
-import { pickShard } from './shard.js'
+import { checkRedisUrl, openSharedLimit, redactRedisArgs, redisAccount, REDIS_URL_ENV, type SharedLimit } from './limits/redis-limit.js'
+import { pickShard } from './limits/shard.js'
 import { ExportState } from './metrics/export-state.js'
 import { countedSink } from './metrics/counted-sink.js'
 import { startMetricsServer, type MetricsServer } from './metrics/metrics-server.js'
 import { OutageWatch } from './outage/outage-watch.js'
 import { isTransient, outageReason } from './outage/transient-error.js'
-import { pauseWhileRedisFails } from './redis-pause.js'
-import { timedLimiter } from './timed-limiter.js'
+import { pauseWhileRedisFails } from './limits/redis-pause.js'
+import { timedLimiter } from './limits/timed-limiter.js'
 import { formatLag } from './progress/index.js'
 import { UsageError } from '../usage-error.js'
 import { EXIT } from '../exit-codes.js'
-import { plural } from '../plural.js'
+import { plural } from '../../src/internal/plural.js'
+import { unofferedInterval } from './flags/unoffered-interval.js'
 
 /** Where a run reads and writes; the real process by default (tests and the bench pass their own). */
 export interface ExportIO {
@@ -114,10 +113,9 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
 
   const embedded = args.mock ? await startEmbeddedService({ clockRate: args.clockRate }) : undefined
   const baseUrl = embedded?.url ?? args.baseUrl ?? io.env.MARKET_CANDLES_BASE_URL!
-  // --follow: the service's time. The embedded service's clock is read directly; a remote one that
-  // runs fast is learnt from its Date headers at that rate; else the SDK learns it (at wall speed).
-  const remoteClock = args.follow && !embedded && args.clockRate !== undefined && args.clockRate !== 1 ? scaledServiceClock(args.clockRate) : undefined
-  const serviceNow = embedded && args.follow ? embedded.now : remoteClock?.now
+  // --follow: the service's time. The embedded service's clock is read directly; a remote one is
+  // learnt from its Date headers by the SDK (its speed too: --clock-rate is where it starts).
+  const serviceNow = embedded && args.follow ? embedded.now : undefined
   const meter = new RequestMeter()
   let shared: SharedLimit | undefined
   if (args.redis !== undefined) {
@@ -140,8 +138,7 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
       apiKey,
       baseUrl,
       rateLimit: limiter ?? false,
-      // A scaled service clock wraps the global fetch: its tests and its use are rare runs, not fast ones.
-      fetch: remoteClock ? remoteClock.fetch : httpFetch,
+      fetch: httpFetch,
       hooks: {
         onResponse: (event) => {
           if (event.endpoint === 'exchange_ohlcv' || event.endpoint === 'aggregated_ohlcv') meter.response(event.status)
@@ -235,7 +232,7 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
       if (!args.quiet) say(`export: ${history} following ${planned.length} series as new candles close. Ctrl-C or SIGTERM stops; the same command resumes.`)
       const follow = followReporter({ meter, stream: io.stderr, intervalSeconds: args.progressInterval, tty: io.stderrIsTTY, quiet: args.quiet, series: planned.length, outage: () => outages?.failing })
       try {
-        await followAll({ client, planned, args, sink, reporter: follow, signal: controller.signal, totals, serviceNow, state, outages: outages! })
+        await followAll({ client, planned, args, sink, reporter: follow, signal: controller.signal, totals, serviceNow, clockRate: embedded ? undefined : args.clockRate, state, outages: outages! })
       } finally {
         follow.stop()
       }

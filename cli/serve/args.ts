@@ -1,11 +1,13 @@
 import { parseArgs } from 'node:util'
 import { parseDateTime } from '../../src/contract/index.js'
-import { DEFAULT_JOURNAL_SIZE } from '../../mocks/core/journal.js'
+import { DEFAULT_JOURNAL_SIZE } from '../../mocks/core/journal/journal.js'
 import { UsageError } from '../usage-error.js'
 import { usageErrorOf, type OptionTable } from '../parse-error.js'
-import { MAX_CLOCK_RATE } from '../../mocks/core/clock.js'
-import { MAX_PUBLISH_DELAY_MS } from '../../mocks/core/service-time.js'
+import { MAX_CLOCK_RATE } from '../../mocks/core/state/clock.js'
+import { MAX_PUBLISH_DELAY_MS } from '../../mocks/core/state/service-time.js'
 import { CONTROL_TOKEN_ENV } from '../../mocks/server/control-token.js'
+import { parseVariantText } from '../../mocks/core/variant/parse-variant-text.js'
+import type { ResolvedVariant } from '../../mocks/core/variant/service-variant.js'
 
 /** The options of `market-candles serve`. */
 export interface ServeArgs {
@@ -24,6 +26,8 @@ export interface ServeArgs {
   journalSize: number
   /** The control plane's bearer token (`--control-token`, else the environment's MARKET_CANDLES_CONTROL_TOKEN); never printed. */
   controlToken: string | undefined
+  /** How the service fills interface.md's gaps (`--variant`); undefined: the reference's own choices. */
+  variant: ResolvedVariant | undefined
   help: boolean
 }
 
@@ -55,6 +59,14 @@ Options:
                     'Authorization: Bearer T', else 401. Default: the environment variable
                     MARKET_CANDLES_CONTROL_TOKEN (preferred: argv is visible to other users in ps);
                     without either, /_mock is open to whoever reaches the server
+  --variant V       fill the gaps of interface.md as another common deployment does: a preset
+                    (python-stack, timestamps-offset, timestamps-micro, timestamps-millis,
+                    missing-key-403, errors-pydantic-v1, errors-detail-string, errors-text,
+                    rate-limit-retry-after, rate-limit-none, null-fields-omitted, extra-fields,
+                    reference) or field=value pairs, e.g.
+                    timestamps=+00:00,missing-key=403,error-bodies=pydantic-v1,
+                    rate-limit-headers=retry-after,null-fields=omit,extra-fields
+                    (default: the reference's own choices). PUT /_mock/variant changes it while running
   -h, --help        show this help
 
 The first line on stdout is "listening on http://HOST:PORT".
@@ -72,7 +84,15 @@ function clockRate(text: string): number {
   return rate
 }
 
-const VALUED = new Set(['--port', '--host', '--now', '--latency', '--data', '--clock-rate', '--publish-delay', '--journal-size', '--control-token'])
+function variantOf(text: string): ResolvedVariant {
+  try {
+    return parseVariantText(text)
+  } catch (error) {
+    throw new UsageError(`--variant: ${(error as Error).message}`)
+  }
+}
+
+const VALUED = new Set(['--port', '--host', '--now', '--latency', '--data', '--clock-rate', '--publish-delay', '--journal-size', '--control-token', '--variant'])
 
 /**
  * `--latency -5` as `--latency=-5`: parseArgs refuses a value that starts with a dash with its own
@@ -101,6 +121,7 @@ const OPTIONS = {
   'publish-delay': { type: 'string' },
   'journal-size': { type: 'string' },
   'control-token': { type: 'string' },
+  variant: { type: 'string' },
   'rate-limit': { type: 'boolean', default: true },
   help: { type: 'boolean', short: 'h', default: false },
 } as const satisfies OptionTable
@@ -139,6 +160,7 @@ export function parseServeArgs(argv: string[], env: Readonly<Record<string, stri
     publishDelay: values['publish-delay'] === undefined ? 0 : integer('publish-delay', values['publish-delay'], MAX_PUBLISH_DELAY_MS),
     journalSize: values['journal-size'] === undefined ? DEFAULT_JOURNAL_SIZE : integer('journal-size', values['journal-size'], 1_000_000),
     controlToken: values['control-token'] ?? envToken,
+    variant: values.variant === undefined ? undefined : variantOf(values.variant),
     help: values.help,
   }
 }

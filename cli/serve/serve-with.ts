@@ -4,12 +4,16 @@ import { demoKeys } from '../../mocks/data/accounts.js'
 import { EXIT } from '../exit-codes.js'
 import { DataFileError, loadDataFile } from './load-data.js'
 import type { ServeArgs } from './args.js'
-import { plural } from '../plural.js'
+import { plural } from '../../src/internal/plural.js'
 
 function describeClock(args: ServeArgs): string {
   const from = args.now ?? 'system time'
   if (args.clockRate === undefined) return from
   return args.clockRate === 0 ? `${from}, fixed` : `from ${from}, running at ${args.clockRate}x`
+}
+
+function describeVariant(v: NonNullable<ServeArgs['variant']>): string {
+  return `timestamps ${v.timestamps}, missing key ${v.missingKey}, error bodies ${v.errorBodies}, rate-limit headers ${v.rateLimitHeaders}, null fields ${v.nullFields}, extra fields ${v.extraFields ? 'on' : 'off'}`
 }
 
 /** Serves with arguments already parsed: the service's modules load only here, after the flags were checked. */
@@ -20,6 +24,7 @@ export async function serveWith(args: ServeArgs): Promise<number> {
     publishDelayMs: args.publishDelay,
     rateLimit: args.rateLimit ? undefined : false as const,
     journal: args.journalSize === 0 ? false as const : { size: args.journalSize },
+    variant: args.variant,
   }
   let loaded
   try {
@@ -65,7 +70,8 @@ export async function serveWith(args: ServeArgs): Promise<number> {
   console.log('control plane for test suites: GET /_mock/health, GET|DELETE /_mock/requests, GET /_mock/usage,')
   console.log('POST /_mock/reset, GET|POST|DELETE /_mock/faults, GET|POST /_mock/clock, POST|DELETE /_mock/data/candles,')
   console.log('PUT /_mock/data/exchanges/NAME, PUT /_mock/data/assets/TICKER, POST /_mock/data/generate, POST /_mock/data/reset,')
-  console.log('PUT /_mock/keys/KEY, GET /_mock/plans, PUT /_mock/plans/NAME (described by GET /_mock/openapi.json).')
+  console.log('PUT /_mock/keys/KEY, GET /_mock/plans, PUT /_mock/plans/NAME, GET|PUT /_mock/variant (described by GET /_mock/openapi.json).')
+  if (args.variant !== undefined) console.log(`variant: ${describeVariant(args.variant)} (GET|PUT /_mock/variant)`)
   if (args.controlToken !== undefined) console.log("control plane locked: send 'Authorization: Bearer <your control token>' to /_mock.")
   console.log(`parallel suites: ${server.url}/_sessions/NAME is a session of its own (usage, rate windows, journal, faults, clock).`)
   console.log('Ctrl-C stops.')

@@ -1,8 +1,9 @@
 import { delay } from 'msw'
-import { CORS_HEADERS, preflightHeaders } from '../core/cors.js'
-import type { MockService } from '../core/service.js'
+import { CORS_HEADERS, preflightHeaders } from '../core/message/cors.js'
+import type { MockService } from '../core/service/service.js'
 import { type BytePool, encodeBody, encodeBytes } from './encode-body.js'
 import { faultBody, untilAborted } from './fault-body.js'
+import { isTextAnswer } from '../core/variant/text-answer.js'
 
 /** What the handlers need to answer a request under their base URL. */
 export interface AnswerContext {
@@ -33,12 +34,13 @@ export async function answer(request: Request, context: AnswerContext): Promise<
     return 'network-error'
   }
   const headers: Record<string, string> = { ...CORS_HEADERS, 'content-type': 'application/json', ...res.headers }
+  const text = isTextAnswer(res) ? new TextEncoder().encode(res.body) : undefined
   if (delivery?.kind === 'truncate' || delivery?.kind === 'slow_body') {
-    const bytes = encodeBytes(res.body, context.pool)
+    const bytes = text ?? encodeBytes(res.body, context.pool)
     headers['content-length'] = String(bytes.byteLength)
     return new Response(faultBody(bytes, delivery, request.signal), { status: res.status, headers })
   }
-  const encoded = res.status === 204 ? undefined : encodeBody(res.body, context.pool)
+  const encoded = res.status === 204 ? undefined : text ? { body: text, length: text.byteLength } : encodeBody(res.body, context.pool)
   // Content-Length as the standalone server sends it: MSW's interception in Node ends the
   // connection after a body of unknown length, so without it every request opened a new one
   // (a TLS handshake for https).

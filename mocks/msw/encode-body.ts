@@ -1,5 +1,5 @@
-import { BytePool } from '../server/byte-pool.js'
-import { encodeJson } from '../server/encode-json.js'
+import { BytePool } from '../core/encode/byte-pool.js'
+import { encodeJson } from '../core/encode/encode-json.js'
 
 // Node's Buffer marks the runtime where the server's encoder runs (it also generates code, which a
 // page's Content-Security-Policy may forbid): there a 1000-candle page is encoded in a fraction of

@@ -1,5 +1,5 @@
-import { SLOW_BODY_TICK_MS, slowBodyPiece } from '../core/slow-body.js'
-import type { Delivery } from '../core/types.js'
+import { SLOW_BODY_TICK_MS, slowBodyPiece } from '../core/faults/slow-body.js'
+import type { Delivery } from '../core/message/types.js'
 
 
 /** The kinds MSW handlers deliver: no socket, so no TCP reset. */

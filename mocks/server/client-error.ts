@@ -1,6 +1,6 @@
 import type { Duplex } from 'node:stream'
 import { STATUS_CODES } from 'node:http'
-import type { MockResponse } from '../core/types.js'
+import type { MockResponse } from '../core/message/types.js'
 
 /** What Node's HTTP parser reports with a request it cannot parse. */
 interface ParserError extends Error {

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { IncomingHttpHeaders } from 'node:http'
-import { json } from '../core/respond.js'
-import type { MockResponse } from '../core/types.js'
+import { json } from '../core/message/respond.js'
+import type { MockResponse } from '../core/message/types.js'
 
 /**
  * The environment variable `serve` reads the control token from when `--control-token` is not given.

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http'
-import { SLOW_BODY_TICK_MS, slowBodyPiece } from '../core/slow-body.js'
-import type { Delivery } from '../core/types.js'
+import { SLOW_BODY_TICK_MS, slowBodyPiece } from '../core/faults/slow-body.js'
+import type { Delivery } from '../core/message/types.js'
 
 /**
  * The answers an injected fault keeps open (hanging or dribbling), so closing the server can end

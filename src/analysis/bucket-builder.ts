@@ -1,12 +1,10 @@
-import { formatTimestamp } from '../contract/format-timestamp.js'
-import type { AggregatedCandle, ExchangeCandle, Flag } from '../schemas/index.js'
+import { formatTimestamp, parseTimestamp } from '../contract/close-time.js'
+import type { AggregatedCandle, AnyCandle, ExchangeCandle, Flag } from '../schemas/index.js'
 import { INTERVAL_MS, isKnownInterval } from '../schemas/known-values.js'
 import type { BucketGrid } from './bucket-grid.js'
-import { closeTimeMs } from './close-time.js'
 import { ResampleError } from './resample-error.js'
 import type { ResampledCandle } from './resampled-candle.js'
 
-type AnyCandle = ExchangeCandle | AggregatedCandle
 
 // The bucket keeps its strongest flag: outlier_excluded, then outlier, then a flag newer than this
 // package, then null. Ties keep the earliest.
@@ -55,7 +53,7 @@ export class BucketBuilder<C extends AnyCandle> {
 
   push(c: C): void {
     if (typeof c?.close_ts !== 'string') throw new ResampleError(`resample takes candles (objects with a close_ts), got ${c === null ? 'null' : typeof c}`)
-    const t = closeTimeMs(c.close_ts)
+    const t = parseTimestamp(c.close_ts)
     if (this.seriesHead === undefined) this.learnSeries(c)
     else if (this.aggregated ? (c as AggregatedCandle).method !== (this.seriesHead as AggregatedCandle).method : (c as ExchangeCandle).exchange !== (this.seriesHead as ExchangeCandle).exchange) this.mixed(c)
     else if (c.base !== this.seriesHead.base || c.quote !== this.seriesHead.quote || c.interval !== this.seriesHead.interval) this.mixed(c)

@@ -2,6 +2,7 @@ import { DEFAULT_BASE_URL } from '../contract/endpoints.js'
 import { RateLimiter, type RateLimiterOptions } from '../rate-limit/rate-limiter.js'
 import { isSlotLimiter, type SlotLimiter } from '../rate-limit/slot-limiter.js'
 import { checkHeaders } from './headers-option.js'
+import { checkTimeout } from './timeout-option.js'
 import type { ClientHooks } from './hooks.js'
 import { checkKnownKeys } from '../internal/known-keys.js'
 import { checkLogger, isLogLevel, levelLogger, LOG_LEVELS, type Logger, type LogLevel } from './logger.js'
@@ -104,13 +105,6 @@ export function resolveOptions(options: ClientOptions): TransportConfig {
     hooks: options.hooks ?? {},
     headers: checkHeaders(options.headers, 'headers'),
     log: levelLogger(logLevel, logger),
-  }
-}
-
-/** Checks a `timeout` option (client or request). */
-export function checkTimeout(timeout: unknown, name: string): asserts timeout is number | false {
-  if (timeout !== false && !(typeof timeout === 'number' && Number.isInteger(timeout) && timeout > 0 && timeout <= 2_147_483_647)) {
-    throw new RangeError(`${name} must be a positive integer of milliseconds or false, got ${String(timeout)}`)
   }
 }
 

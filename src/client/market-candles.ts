@@ -2,7 +2,7 @@ import type { CandleEndpointName, EndpointName } from '../contract/index.js'
 import type { PageCursor } from '../pagination/page-cursor.js'
 import type { Coverage } from '../pagination/concurrent-pages.js'
 import { CandleWalk, PageWalk, type WalkOptions, type WalkSource } from '../pagination/walks.js'
-import { APIUserAbortError } from '../errors/index.js'
+import { APIError, APIUserAbortError } from '../errors/index.js'
 import type { AggregatedCandle, Asset, Exchange, ExchangeCandle, PairCoverage } from '../schemas/index.js'
 import { INTERVAL_MS, isKnownInterval } from '../schemas/known-values.js'
 import { LIMIT } from '../contract/query-values.js'
@@ -15,6 +15,8 @@ import { toWireQuery } from './to-wire-query.js'
 import { APIPromise } from './api-promise.js'
 import { checkRequestOptions, REQUEST_OPTION_KEYS, type RequestOptions } from './request-options.js'
 import { Transport } from './transport.js'
+import { dateTimeMs } from '../contract/parse-datetime.js'
+import { parseTimestamp } from '../contract/close-time.js'
 import {
   CandleFollow,
   FollowMany,
@@ -277,6 +279,17 @@ export class MarketCandles {
         plan: (cursor, signal) => this.#plan(cursor, { ...request, signal }),
       }),
       exchanges: (signal) => this.exchanges({ ...request, signal }),
+      // One try, no retry: a late answer tells little of the clock. An error answer has a Date too.
+      probe: async (signal) => {
+        const sent = Date.now()
+        try {
+          const { response } = await this.#transport.request('exchanges', {}, { ...request, maxRetries: 0, signal })
+          return { date: response.headers.get('date'), sent, received: Date.now() }
+        } catch (error) {
+          if (!(error instanceof APIError) || error.headers.date === undefined) throw error
+          return { date: error.headers.date, sent, received: Date.now() }
+        }
+      },
     }
   }
 
@@ -306,7 +319,7 @@ export class MarketCandles {
           ? await this.exchangePairs({ exchange: exchange!, interval }, request)
           : await this.aggregatedPairs({ interval, method }, request)
       const entry = pairs.find((p) => p.base === base && p.quote === quote)
-      if (entry) coverage = { first: Date.parse(entry.first_close_ts), last: Date.parse(entry.last_close_ts) }
+      if (entry) coverage = { first: parseTimestamp(entry.first_close_ts), last: parseTimestamp(entry.last_close_ts) }
     } catch (error) {
       if (error instanceof APIUserAbortError) throw error
       // Without coverage the walk pages sequentially, and the candle request reports any real error.
@@ -326,7 +339,7 @@ function walkOptions(method: string, options: WalkOptions | undefined): RequestO
 
 function finishedStartDropped(query: Record<string, string>): Record<string, string> {
   const { start, ...rest } = query
-  return start !== undefined && query.end !== undefined && Date.parse(start) > Date.parse(query.end) ? rest : query
+  return start !== undefined && query.end !== undefined && dateTimeMs(start) > dateTimeMs(query.end) ? rest : query
 }
 
 // Two entries for one series would deliver each of its candles twice.

@@ -1,4 +1,4 @@
-import { checkTimeout } from './client-options.js'
+import { checkTimeout } from './timeout-option.js'
 import { checkHeaders } from './headers-option.js'
 import { checkKnownKeys } from '../internal/known-keys.js'
 

@@ -1,5 +1,4 @@
-import { formatTimestamp } from '../contract/format-timestamp.js'
-import { closeTimeMs } from '../analysis/close-time.js'
+import { formatTimestamp, parseTimestamp } from '../contract/close-time.js'
 import { closeTimesChecked } from '../internal/checked-close-times.js'
 
 // How many of the time's fields (seconds; minutes; hours) are zero in a close time on the grid of
@@ -70,7 +69,7 @@ export class GapTracker {
 
   /** One candle's close time, in ascending order (text as the service writes it, or epoch ms). */
   observe(closeTs: string | number): void {
-    const t = typeof closeTs === 'number' ? closeTs : closeTimeMs(closeTs)
+    const t = typeof closeTs === 'number' ? closeTs : parseTimestamp(closeTs)
     if (!(t >= this.next)) return // before the range, or not on the grid's order: not a gap
     if (this.last !== undefined && t > this.last) return // after the range
     if (t > this.next) this.addGap(this.next, t - this.step)
@@ -104,7 +103,7 @@ export class GapTracker {
     const n = candles.length
     if (zeros === undefined) return false
     const end = this.next + (n - 1) * this.step
-    if (closeTimeMs(candles[0]!.close_ts) !== this.next || closeTimeMs(candles[n - 1]!.close_ts) !== end) return false
+    if (parseTimestamp(candles[0]!.close_ts) !== this.next || parseTimestamp(candles[n - 1]!.close_ts) !== end) return false
     if (this.last !== undefined && end > this.last) return false
     let before = ''
     for (let i = 0; i < n; i++) {

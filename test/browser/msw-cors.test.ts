@@ -1,6 +1,6 @@
 import { getResponse } from 'msw'
 import { describe, expect, test } from 'vitest'
-import { CORS_HEADERS } from '../../mocks/core/cors.js'
+import { CORS_HEADERS } from '../../mocks/core/message/cors.js'
 import { createMockService } from '../../mocks/index.js'
 import { createHandlers } from '../../mocks/msw/index.js'
 import { startMockServer } from '../../mocks/server/index.js'

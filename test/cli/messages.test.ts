@@ -12,10 +12,10 @@ import { afterAll, describe, expect, test } from 'vitest'
 import { parseConformanceArgs, CONFORMANCE_USAGE } from '../../cli/conformance/args.js'
 import { textSummary } from '../../cli/conformance/reporters/index.js'
 import { EXIT, EXIT_MEANINGS } from '../../cli/exit-codes.js'
-import { EXPORT_USAGE, parseExportArgs } from '../../cli/export/args.js'
+import { EXPORT_USAGE, parseExportArgs } from '../../cli/export/flags/args.js'
 import { followLine } from '../../cli/export/progress/follow-progress.js'
-import { unofferedInterval } from '../../cli/export/unoffered-interval.js'
-import { plural } from '../../cli/plural.js'
+import { unofferedInterval } from '../../cli/export/flags/unoffered-interval.js'
+import { plural } from '../../src/internal/plural.js'
 import { SERVE_USAGE, parseServeArgs } from '../../cli/serve/args.js'
 import { USAGE } from '../../cli/usage.js'
 import { UsageError } from '../../cli/usage-error.js'
@@ -125,14 +125,14 @@ describe('messages name what a user can open, and count right', () => {
 
   test('conformance names the contract by its published URL', async () => {
     const run = await runCli(['conformance', '--base-url', 'http://127.0.0.1:9', '--only', 'openapi', '--max-requests', '1', '--timeout', '1000'])
-    expect(run.stdout).toContain('to the contract (https://github.com/market-candles/market-candles/blob/main/docs/contract.md): 1 rule, at most 1 request,')
+    expect(run.stdout).toContain('to interface.md (https://github.com/market-candles/market-candles/blob/main/docs/contract.md): 1 rule, at most 1 request,')
     expect(run.stdout).not.toMatch(/to docs\/contract\.md/)
   })
 
   test('one of a thing is singular: "1 request", "1 rule", "1 candle", "1 page"', () => {
     expect([plural(0, 'request'), plural(1, 'request'), plural(2, 'request'), plural(8761, 'candle', '8,761')]).toEqual(['0 requests', '1 request', '2 requests', '8,761 candles'])
-    const report = { baseUrl: 'http://x', startedAt: '', ms: 1000, requests: { used: 1, budget: 600, counted: 1 }, results: [{ id: 'a', title: 'a', link: '', verdict: 'pass' as const, failures: [], requests: 1, ms: 5 }] }
-    expect(textSummary(report)).toBe('1 rule: 1 passed, 0 failed, 0 skipped\n1 request of a budget of 600 (1 counted as candle call); 1.0 s against http://x')
+    const report = { baseUrl: 'http://x', startedAt: '', ms: 1000, reference: false, requests: { used: 1, budget: 600, counted: 1 }, results: [{ id: 'a', title: 'a', link: '', verdict: 'pass' as const, sources: [], failures: [], differences: [], evidence: [], requests: 1, ms: 5 }] }
+    expect(textSummary(report)).toBe('1 rule: 1 passed, 0 failed, 0 differ from the reference, 0 skipped\n1 request of a budget of 600 (1 counted as candle call); 1.0 s against http://x')
     const line = followLine({ following: 1, ended: 0, candles: 1, pages: 1, newest: undefined }, { requests: 1, rateLimited: 0 } as never)
     expect(line).toBe('export: following 1 series: waiting for the next close; 1 new candle in 1 page, 1 request, 0 × 429')
   })

@@ -45,12 +45,13 @@ describe('the control plane is described by its own OpenAPI 3.1 document', () =>
     expect(Object.keys(doc.components.schemas.ClockUpdate.properties)).toEqual(['now', 'advance_ms', 'rate'])
     expect(Object.keys(doc.components.schemas.GenerateSpec.properties)).toEqual(['exchange', 'interval', 'base', 'quote', 'from', 'to', 'seed', 'price', 'volatility', 'volumePerMinute'])
     expect(Object.keys(doc.components.schemas.KeyPut.properties)).toEqual(['account', 'plan'])
+    expect(Object.keys(doc.components.schemas.VariantPut.properties)).toEqual(['preset', 'timestamps', 'missingKey', 'errorBodies', 'rateLimitHeaders', 'nullFields', 'extraFields'])
     expect(doc.paths['/_mock/data/candles'].delete.parameters.map((p: { name: string }) => p.name)).toEqual(['exchange', 'aggregated', 'method', 'interval', 'base', 'quote', 'from', 'to'])
   })
 
   test('it describes every route of the control plane, its 401 and the body limits', () => {
     expect(Object.keys(doc.paths).sort()).toEqual(
-      ['/_mock/health', '/_mock/requests', '/_mock/usage', '/_mock/reset', '/_mock/faults', '/_mock/clock', '/_mock/openapi.json', '/_mock/data/candles', '/_mock/data/exchanges/{name}', '/_mock/data/assets/{ticker}', '/_mock/data/generate', '/_mock/data/reset', '/_mock/keys/{key}', '/_mock/plans', '/_mock/plans/{name}'].sort(),
+      ['/_mock/health', '/_mock/requests', '/_mock/usage', '/_mock/reset', '/_mock/faults', '/_mock/clock', '/_mock/openapi.json', '/_mock/data/candles', '/_mock/data/exchanges/{name}', '/_mock/data/assets/{ticker}', '/_mock/data/generate', '/_mock/data/reset', '/_mock/keys/{key}', '/_mock/plans', '/_mock/plans/{name}', '/_mock/variant'].sort(),
     )
     for (const [path, item] of Object.entries(doc.paths)) for (const [method, operation] of Object.entries(item as Record<string, { responses: Record<string, unknown> }>)) expect(operation.responses[401], `${method} ${path}`).toBeDefined()
     expect(doc.paths['/_mock/data/candles'].post.responses[413].description).toMatch(/64 MiB/)
@@ -67,6 +68,10 @@ describe('the control plane is described by its own OpenAPI 3.1 document', () =>
     await fetch(`${server.url}/v1/assets`)
     for (const base of [server.url, `${server.url}/_sessions/doc`]) {
       await call('GET', '/_mock/health', undefined, '', base)
+      await call('GET', '/_mock/variant', undefined, '', base)
+      await call('PUT', '/_mock/variant', { preset: 'python-stack', extraFields: true }, '', base)
+      await call('PUT', '/_mock/variant', { timestamps: 'UTC' }, '', base)
+      await call('PUT', '/_mock/variant', {}, '', base)
       await call('POST', '/_mock/faults', { kind: 'latency', latency_ms: { dist: 'lognormal', median_ms: 1, sigma: 0.1 }, probability: 0.5 }, '', base)
       await call('POST', '/_mock/faults', { path: '/v1/assets', status: 503, times: 2, query: { a: 'b' } }, '', base)
       await call('POST', '/_mock/faults', { kind: 'truncate' }, '', base)

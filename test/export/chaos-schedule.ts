@@ -5,7 +5,7 @@
  * replays the same schedule (the timing on a loaded machine still varies).
  */
 
-import { seededRandom } from '../../mocks/core/seeded-random.js'
+import { seededRandom } from '../../mocks/core/faults/seeded-random.js'
 
 /** The seed of a chaos run: CHAOS_SEED, or a random one (printed by the caller). */
 export function chaosSeed(env: NodeJS.ProcessEnv = process.env): number {

@@ -1,10 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { createMockService } from '../../mocks/core/service.js'
+import { createMockService } from '../../mocks/core/service/service.js'
 import { defaultDataset } from '../../mocks/data/default-dataset.js'
-import { BytePool } from '../../mocks/server/byte-pool.js'
-import { encodeJson } from '../../mocks/server/encode-json.js'
-import { writeJsonNumber } from '../../mocks/server/json-number.js'
+import { BytePool } from '../../mocks/core/encode/byte-pool.js'
+import { encodeJson } from '../../mocks/core/encode/encode-json.js'
+import { writeJsonNumber } from '../../mocks/core/encode/json-number.js'
 import { INTERVALS } from '../../src/schemas/index.js'
 
 // The standalone server writes bodies with its own encoder. Whatever the body, its bytes must be

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { RequestJournal } from '../../mocks/core/journal.js'
+import { RequestJournal } from '../../mocks/core/journal/journal.js'
 
 const record = (journal: RequestJournal, i: number) =>
   journal.record({ method: 'GET', url: `/v1/assets?i=${i}`, account: null, status: 200, reason: null, fault: null, wall: i, service: i })

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { createMockService } from '../../mocks/index.js'
-import { createClock } from '../../mocks/core/clock.js'
+import { createClock } from '../../mocks/core/state/clock.js'
 import { setupMockService } from '../../mocks/node/index.js'
 
 const PRO = { 'x-api-key': 'demo-pro-key' }

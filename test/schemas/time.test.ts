@@ -39,8 +39,9 @@ describe('start / end accept ISO 8601', () => {
     )
   })
 
-  test('output format is always YYYY-MM-DDTHH:MM:SSZ', () => {
-    expect(formatTimestamp(Date.UTC(2024, 4, 1, 9, 1, 0, 999))).toBe('2024-05-01T09:01:00Z')
+  test('output format is YYYY-MM-DDTHH:MM:SSZ, with milliseconds only when they are not zero', () => {
+    expect(formatTimestamp(Date.UTC(2024, 4, 1, 9, 1, 0))).toBe('2024-05-01T09:01:00Z')
+    expect(formatTimestamp(Date.UTC(2024, 4, 1, 9, 1, 0, 999))).toBe('2024-05-01T09:01:00.999Z')
   })
 })
 

@@ -1,5 +1,5 @@
 import type { RequestMeter } from './request-meter.js'
-import { plural } from '../../plural.js'
+import { plural } from '../../../src/internal/plural.js'
 
 /** Receives the progress of `export --follow` once the history is written. */
 export interface FollowReporter {

@@ -1,6 +1,6 @@
 import type { ProgressReporter, ReporterContext } from './reporter.js'
 import { SeriesProgress, formatDuration } from './series-progress.js'
-import { plural } from '../../plural.js'
+import { plural } from '../../../src/internal/plural.js'
 
 /** One line of a series' progress, as the plain reporter prints it. */
 export function progressLine(s: SeriesProgress, requestsPerSecond: number, rateLimited: number): string {

@@ -1,4 +1,4 @@
-import { DataError } from '../../core/data-error.js'
+import { DataError } from '../data-error.js'
 
 /**
  * Why `load()` cannot read a source: a missing or unknown file, a file `market-candles export` did

@@ -1,0 +1,27 @@
+import type { MockClock } from './clock.js'
+import type { ServiceContext } from './context.js'
+import type { MockResponse } from '../message/types.js'
+
+/** The longest publish delay: a day; a feed later than that is an outage, not a delay. */
+export const MAX_PUBLISH_DELAY_MS = 86_400_000
+
+/** Throws a clear error unless `ms` is a usable publish delay; 0 when omitted. */
+export function checkPublishDelay(ms: unknown): number {
+  if (ms === undefined) return 0
+  if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 0 || ms > MAX_PUBLISH_DELAY_MS) {
+    throw new RangeError(`publishDelayMs must be an integer from 0 to ${MAX_PUBLISH_DELAY_MS}, got ${String(ms)}`)
+  }
+  return ms
+}
+
+/**
+ * The newest `close_ts` a request can see: the clock's now less the publish delay. Candles, pairs
+ * coverage and resolution read it, so the catalog and the candle endpoints agree; the plan's
+ * horizon is measured from the clock itself.
+ */
+export const visibleUntil = (ctx: ServiceContext, now: number): number => now - ctx.publishDelayMs
+
+/** The answer with a `Date` header that reads the service's clock (an IMF-fixdate, whole seconds). */
+export function withDate(res: MockResponse, clock: MockClock): MockResponse {
+  return { ...res, headers: { ...res.headers, date: new Date(clock.now()).toUTCString() } }
+}
