@@ -60,6 +60,12 @@ describe('an unknown flag names the closest flag, for every command (as the SDK 
     expect(secret).toBe("Unknown option '--tokn'")
   })
 
+  test('a mistyped command names the closest command', async () => {
+    const run = await runCli(['exprot'])
+    expect(run.code).toBe(EXIT.usage)
+    expect(run.stderr).toContain("market-candles: unknown command 'exprot'; did you mean 'export'?")
+  })
+
   test('over the command line: exit 2, the suggestion, then the command’s usage', async () => {
     const run = await runCli(['export', '--output', join(dir, 'x.csv')])
     expect(run.code).toBe(EXIT.usage)
