@@ -6,7 +6,7 @@ import type { DataControl, DataIssue, KeyPut, PlanControl } from '../../data/arr
 import { DataError } from '../../data/data-error.js'
 import { createDataControl } from '../arranged/service-data.js'
 import type { ExplicitDataset } from '../../data/explicit-store.js'
-import type { ProceduralDataset } from '../../data/procedural-store.js'
+import type { ProceduralDataset } from '../../data/procedural/procedural-store.js'
 import type { CandleStore } from '../../data/series.js'
 import { createClock, type MockClock } from '../state/clock.js'
 import { checkPublishDelay, withDate } from '../state/service-time.js'
