@@ -1,6 +1,6 @@
 import type { DateInput } from '../../../src/contract/index.js'
 import { planSchema, type Account, type ApiKey, type Plan } from '../../data/accounts.js'
-import { OverlayStore } from '../../data/overlay-store.js'
+import { OverlayStore } from '../../data/overlay/overlay-store.js'
 import { issueOf } from '../arranged/check-candles.js'
 import type { DataControl, DataIssue, KeyPut, PlanControl } from '../../data/arranged-data.js'
 import { DataError } from '../../data/data-error.js'

@@ -2,7 +2,7 @@ import type { AggregatedCandle, KnownInterval, PairCoverage } from '../../../src
 import { formatTimestamp } from '../../../src/contract/index.js'
 import { aggregatedSeries } from '../../data/aggregation/aggregated-series.js'
 import { mapKey } from '../../data/map-key.js'
-import { withAggregatedEdits, type EditEntry } from '../../data/overlay-store.js'
+import { withAggregatedEdits, type EditEntry } from '../../data/overlay/overlay-store.js'
 import { METHOD_IMPLEMENTATIONS } from '../../data/aggregation/method-registry.js'
 import { first, type AggregatedSeries, type CandleStore, type ExchangeSeries, type Series } from '../../data/series.js'
 import { compare } from './compare.js'
