@@ -20,7 +20,7 @@ export { RequestWaitTimeoutError, DEFAULT_JOURNAL_SIZE } from './core/journal/jo
 export type { WaitOptions } from './core/journal/journal.js'
 export type { JournalEntry, JournalFilter, RejectionReason } from './core/journal/journal-entry.js'
 export type { JournalView } from './core/service/journal-view.js'
-export type { ClockUpdate } from './core/control-plane/control-plane-bodies.js'
+export type { ClockUpdate } from './core/control-plane/control-schemas.js'
 export { buildControlPlaneOpenApi } from './core/control-plane/control-openapi.js'
 export type { KeyInfo } from './core/state/key-ring.js'
 
