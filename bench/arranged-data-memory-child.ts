@@ -5,7 +5,7 @@
  * new space after a full collection at each stage. Run with --expose-gc.
  */
 import { getHeapSpaceStatistics } from 'node:v8'
-import { MAX_SESSIONS } from '../mocks/core/session-path.js'
+import { MAX_SESSIONS } from '../mocks/core/service/session-path.js'
 import { startMockServer } from '../mocks/server/index.js'
 import type { ExchangeCandle } from '../src/schemas/index.js'
 import { HEADERS, NOW } from './fixtures.js'

@@ -6,7 +6,7 @@
  * event loop once per request, see in-process-fetch.ts), samples RSS, checks every candle, and
  * prints one line: `result <JSON of MemoryWalkResult>`. Exits when its stdin closes (the bench died).
  */
-import { createMockService } from '../mocks/core/service.js'
+import { createMockService } from '../mocks/core/service/service.js'
 import { defaultDataset } from '../mocks/data/default-dataset.js'
 import { createClient } from '../src/index.js'
 import { fullGc, processCpuMs } from './cpu-time.js'

@@ -26,8 +26,8 @@ const COMMANDS: Record<string, Command> = {
     usage: async () => (await import('./serve/args.js')).SERVE_USAGE,
   },
   export: {
-    run: async (argv) => (await import('./export/run-command.js')).runExportCommand(argv),
-    usage: async () => (await import('./export/args.js')).EXPORT_USAGE,
+    run: async (argv) => (await import('./export/threads/run-command.js')).runExportCommand(argv),
+    usage: async () => (await import('./export/flags/args.js')).EXPORT_USAGE,
   },
   conformance: {
     run: async (argv) => (await import('./conformance/run-conformance.js')).runConformance(argv),

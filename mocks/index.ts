@@ -4,8 +4,8 @@
  */
 
 // The service
-export { createMockService } from './core/service.js'
-export type { MockService, MockServiceOptions, SessionOptions } from './core/service.js'
+export { createMockService } from './core/service/service.js'
+export type { MockService, MockServiceOptions, SessionOptions } from './core/service/service.js'
 export type { MockRequest, MockResponse, HeaderSource } from './core/message/types.js'
 
 // Variants: how the service fills the gaps of interface.md, as other deployments do (D13)
@@ -19,14 +19,14 @@ export type { Delivery } from './core/message/types.js'
 export { RequestWaitTimeoutError, DEFAULT_JOURNAL_SIZE } from './core/journal/journal.js'
 export type { WaitOptions } from './core/journal/journal.js'
 export type { JournalEntry, JournalFilter, RejectionReason } from './core/journal/journal-entry.js'
-export type { JournalView } from './core/journal-view.js'
-export type { ClockUpdate } from './core/control-plane-bodies.js'
-export { buildControlPlaneOpenApi } from './core/control-openapi.js'
+export type { JournalView } from './core/service/journal-view.js'
+export type { ClockUpdate } from './core/control-plane/control-plane-bodies.js'
+export { buildControlPlaneOpenApi } from './core/control-plane/control-openapi.js'
 export type { KeyInfo } from './core/state/key-ring.js'
 
 // Arranging data at run time: service.data, service.keys.put, service.plans
 export { DataError } from './data/data-error.js'
-export type { ArrangedCandle, DataChange, DataControl, DataIssue, GenerateSpec, KeyPut, LoadSource, PlanControl, RemoveSelector } from './data/arranged-data.js'
+export type { DataChange, DataControl, DataIssue, GenerateSpec, KeyPut, LoadSource, PlanControl, RemoveSelector } from './data/arranged-data.js'
 
 // Fixtures: the default dataset and demo accounts, your own rows or rules, and the error a bad record throws
 export { defaultDataset } from './data/default-dataset.js'

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs'
 import { extname } from 'node:path'
 import { DataError } from '../../mocks/data/data-error.js'
-import { createMockService, type MockService, type MockServiceOptions } from '../../mocks/core/service.js'
+import { createMockService, type MockService, type MockServiceOptions } from '../../mocks/core/service/service.js'
 
 /** The keys a `--data` file may hold: what `createMockService` takes for the dataset. */
 const DATA_KEYS = ['data', 'plans', 'accounts', 'keys'] as const

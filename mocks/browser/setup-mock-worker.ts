@@ -1,8 +1,8 @@
 import { setupWorker, type SetupWorker } from 'msw/browser'
 import { DEFAULT_BASE_URL } from '../../src/contract/index.js'
-import { journalOf, type JournalView } from '../core/journal-view.js'
+import { journalOf, type JournalView } from '../core/service/journal-view.js'
 import type { DataControl } from '../data/arranged-data.js'
-import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js'
+import { createMockService, type MockService, type MockServiceOptions } from '../core/service/service.js'
 import { createHandlers } from '../msw/handlers.js'
 import { BROWSER_FAULT_KINDS } from '../msw/fault-body.js'
 

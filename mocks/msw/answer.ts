@@ -1,6 +1,6 @@
 import { delay } from 'msw'
 import { CORS_HEADERS, preflightHeaders } from '../core/message/cors.js'
-import type { MockService } from '../core/service.js'
+import type { MockService } from '../core/service/service.js'
 import { type BytePool, encodeBody, encodeBytes } from './encode-body.js'
 import { faultBody, untilAborted } from './fault-body.js'
 import { isTextAnswer } from '../core/variant/text-answer.js'

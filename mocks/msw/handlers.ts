@@ -1,6 +1,6 @@
 import { HttpResponse, http, type HttpHandler } from 'msw'
 import { DEFAULT_BASE_URL } from '../../src/contract/index.js'
-import type { MockService } from '../core/service.js'
+import type { MockService } from '../core/service/service.js'
 import { answer, type AnswerContext } from './answer.js'
 import { BytePool } from './encode-body.js'
 import { BROWSER_FAULT_KINDS, MSW_FAULT_KINDS } from './fault-body.js'

@@ -1,8 +1,8 @@
 import { setupServer, type SetupServer } from 'msw/node'
 import { DEFAULT_BASE_URL } from '../../src/contract/index.js'
 import type { DataControl } from '../data/arranged-data.js'
-import { journalOf, type JournalView } from '../core/journal-view.js'
-import { createMockService, type MockService, type MockServiceOptions } from '../core/service.js'
+import { journalOf, type JournalView } from '../core/service/journal-view.js'
+import { createMockService, type MockService, type MockServiceOptions } from '../core/service/service.js'
 import { createHandlers, handlersContext } from '../msw/handlers.js'
 import { directFetch, handlersFetch } from '../msw/handlers-fetch.js'
 

@@ -15,6 +15,8 @@ import { toWireQuery } from './to-wire-query.js'
 import { APIPromise } from './api-promise.js'
 import { checkRequestOptions, REQUEST_OPTION_KEYS, type RequestOptions } from './request-options.js'
 import { Transport } from './transport.js'
+import { dateTimeMs } from '../contract/parse-datetime.js'
+import { parseTimestamp } from '../contract/close-time.js'
 import {
   CandleFollow,
   FollowMany,
@@ -306,7 +308,7 @@ export class MarketCandles {
           ? await this.exchangePairs({ exchange: exchange!, interval }, request)
           : await this.aggregatedPairs({ interval, method }, request)
       const entry = pairs.find((p) => p.base === base && p.quote === quote)
-      if (entry) coverage = { first: Date.parse(entry.first_close_ts), last: Date.parse(entry.last_close_ts) }
+      if (entry) coverage = { first: parseTimestamp(entry.first_close_ts), last: parseTimestamp(entry.last_close_ts) }
     } catch (error) {
       if (error instanceof APIUserAbortError) throw error
       // Without coverage the walk pages sequentially, and the candle request reports any real error.
@@ -326,7 +328,7 @@ function walkOptions(method: string, options: WalkOptions | undefined): RequestO
 
 function finishedStartDropped(query: Record<string, string>): Record<string, string> {
   const { start, ...rest } = query
-  return start !== undefined && query.end !== undefined && Date.parse(start) > Date.parse(query.end) ? rest : query
+  return start !== undefined && query.end !== undefined && dateTimeMs(start) > dateTimeMs(query.end) ? rest : query
 }
 
 // Two entries for one series would deliver each of its candles twice.

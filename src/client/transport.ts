@@ -4,6 +4,7 @@ import {
   APIConnectionError,
   APIError,
   APITimeoutError,
+  AuthenticationError,
   RateLimitError,
   ResponseValidationError,
   type RequestInfo,
@@ -13,7 +14,7 @@ import { markCloseTimesChecked } from '../internal/checked-close-times.js'
 import type { ReleaseSlot, SlotLimiter } from '../rate-limit/slot-limiter.js'
 import { checkShape } from '../schemas/wire-shape.js'
 import { RESPONSE_SHAPES } from '../schemas/wire-shapes.js'
-import type { ValidationIssue } from '../schemas/index.js'
+import { errorDetailOf } from './error-detail.js'
 import type { ClientHooks, RequestEvent } from './hooks.js'
 import type { LevelLogger } from './logger.js'
 import { redact, safeCause } from './redact.js'
@@ -56,6 +57,8 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
     return { ok: false }
   }
 }
+
+const NO_KEY = "no API key was sent: set the client's apiKey option or the MARKET_CANDLES_API_KEY environment variable"
 
 const ms = (since: number) => Math.round(performance.now() - since)
 
@@ -181,13 +184,16 @@ export class Transport {
     }
     hooks.onResponse?.({ ...event, status: res.status, durationMs: performance.now() - started })
     if (log.enabled('debug')) log.log('debug', `GET ${info.url} -> ${res.status} in ${ms(started)} ms (attempt ${event.attempt + 1})`, { url: info.url, status: res.status, attempt: event.attempt, durationMs: ms(started) })
-    const body = parseJson(text)
     if (!res.ok) {
-      const detail = body.ok && body.value !== null && typeof body.value === 'object' ? (body.value as { detail?: unknown }).detail : undefined
-      const readable = typeof detail === 'string' || Array.isArray(detail) ? (detail as string | ValidationIssue[]) : text.slice(0, 200) || undefined
       // A service that echoes the key back must not put it into a thrown object.
-      throw APIError.from(res.status, redact(readable, apiKey), info, redact(headersOf(res), apiKey))
+      const detail = redact(errorDetailOf(text), apiKey)
+      const headers = redact(headersOf(res), apiKey)
+      // A missing key is answered 401 (the reference) or 403 (D13): either way the SDK knows the
+      // request carried none, and says so.
+      if ((res.status === 401 || res.status === 403) && ENDPOINTS[endpoint].authenticated && !apiKey) throw new AuthenticationError(res.status, detail, info, headers, NO_KEY)
+      throw APIError.from(res.status, detail, info, headers)
     }
+    const body = parseJson(text)
     if (!body.ok) throw new ResponseValidationError(info, [`body is not JSON: ${JSON.stringify(text.slice(0, 80))}`])
     if (!validate) return { data: body.value as ResponseOf<E>, response: res }
     // The body's schema as plain data: no zod in the client bundle (same verdicts and problems).

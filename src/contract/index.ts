@@ -17,6 +17,6 @@ export { toValidationIssues, rawQueryOf, type RawQuery } from './validation-issu
 export { describeIssue } from './describe-issue.js'
 export { responseSchemas, type ResponseOf } from './responses.js'
 export type { DateInput } from './date-input.js'
-export { parseDateTime } from './parse-datetime.js'
+export { parseDateTime, dateTimeMs } from './parse-datetime.js'
 export { parseTimestamp, formatTimestamp, canonicalTimestamp, CANONICAL_TIMESTAMP } from './close-time.js'
 export { parseDuration, describeDuration } from './duration.js'

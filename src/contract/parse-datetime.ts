@@ -80,3 +80,9 @@ export function parseDateTime(text: string): DateTimeParseResult {
   if (ms < MIN_MS || ms > MAX_MS) return { ok: false, reason: 'datetime is outside 0001-01-01 to 9999-12-31 UTC' }
   return { ok: true, ms }
 }
+
+/** Epoch ms of a query's datetime (`start`, `end`: the grammar above, zoneless read as UTC); NaN when it is none. */
+export function dateTimeMs(text: string): number {
+  const parsed = parseDateTime(text)
+  return parsed.ok ? parsed.ms : Number.NaN
+}

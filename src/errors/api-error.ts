@@ -22,9 +22,12 @@ export class APIError extends MarketCandlesError {
   /** Response headers, e.g. `retry-after`, `ratelimit-remaining`. */
   readonly headers: Record<string, string>
 
-  constructor(status: number, detail: string | ValidationIssue[] | undefined, request: RequestInfo, headers: Record<string, string> = {}) {
-    const text = typeof detail === 'string' ? detail : Array.isArray(detail) ? detail.map((i) => `${i.loc.at(-1)}: ${i.msg}`).join('; ') : 'no detail'
-    super(`${status} ${text} (${request.method} ${request.url})`)
+  /** `hint`: what the SDK knows of the cause beyond the answer, e.g. that no key was sent. */
+  constructor(status: number, detail: string | ValidationIssue[] | undefined, request: RequestInfo, headers: Record<string, string> = {}, hint?: string) {
+    // Issues of any shape (pydantic v1 or v2): the last part of `loc` names the parameter when there is one.
+    const issue = (i: ValidationIssue) => (Array.isArray(i.loc) && i.loc.length > 0 ? `${String(i.loc.at(-1))}: ${i.msg}` : String(i.msg))
+    const text = typeof detail === 'string' ? detail : Array.isArray(detail) ? detail.map(issue).join('; ') : 'no detail'
+    super(`${status} ${text}${hint === undefined ? '' : `; ${hint}`} (${request.method} ${request.url})`)
     this.status = status
     this.detail = detail
     this.method = request.method
@@ -46,7 +49,10 @@ export class APIError extends MarketCandlesError {
   }
 }
 
-/** 401: the key is missing, empty, unknown or revoked (docs/contract.md#authentication). */
+/**
+ * 401: the key is missing, empty, unknown or revoked (docs/contract.md#authentication). Also a 403
+ * to a request the SDK sent without a key: some deployments answer a missing key 403 (D13).
+ */
 export class AuthenticationError extends APIError {
   override name = 'AuthenticationError'
 }

@@ -1,6 +1,8 @@
 import { throwIfAborted } from '../internal/abort.js'
 import { cursorAfter, withAnchor, type CandlePage, type PageCursor } from './page-cursor.js'
 import { sequentialPages, type FetchPage } from './sequential-pages.js'
+import { dateTimeMs } from '../contract/parse-datetime.js'
+import { parseTimestamp } from '../contract/close-time.js'
 
 /** The span of a series that holds candles, in epoch ms (from the public pairs catalog). */
 export interface Coverage {
@@ -38,8 +40,8 @@ export async function* concurrentPages<C extends { close_ts: string }>(
 ): AsyncGenerator<CandlePage<C>> {
   const { query } = cursor
   const limit = Number(query.limit)
-  const start = Date.parse(query.start!)
-  const end = query.end === undefined ? Infinity : Date.parse(query.end)
+  const start = dateTimeMs(query.start!)
+  const end = query.end === undefined ? Infinity : dateTimeMs(query.end)
   const coverage = plan.coverage
   if (coverage === undefined || plan.concurrency <= 1) {
     yield* sequentialPages(fetchPage, cursor, signal)
@@ -110,7 +112,7 @@ export async function* concurrentPages<C extends { close_ts: string }>(
           emitted += page.candles.length
           // The cursor of the whole walk: right after this page's last candle, toward the walk's end.
           const last = page.candles.at(-1)!
-          lastCursor = Date.parse(last.close_ts) + 1 > end ? null : cursorAfter(cursor, last)
+          lastCursor = parseTimestamp(last.close_ts) + 1 > end ? null : cursorAfter(cursor, last)
           yield { ...page, cursor: lastCursor }
         }
         if (page.cursor === null) break

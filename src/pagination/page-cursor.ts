@@ -1,5 +1,7 @@
 import * as z from 'zod/mini'
 import { PaginationError } from '../errors/index.js'
+import { dateTimeMs } from '../contract/parse-datetime.js'
+import { parseTimestamp } from '../contract/close-time.js'
 
 /**
  * Where a walk goes on: a plain-JSON value, safe to store and to send across processes. Its `query`
@@ -39,9 +41,9 @@ export function withAnchor(cursor: PageCursor, bound: 'start' | 'end', ms: numbe
   return { ...cursor, query }
 }
 
-const timeOf = (candle: { close_ts: string }): number => Date.parse(candle.close_ts)
+const timeOf = (candle: { close_ts: string }): number => parseTimestamp(candle.close_ts)
 
-// `YYYY-MM-DDTHH:MM:SSZ`, the service's only format (contract: time): fixed width, so text order is time order.
+// `YYYY-MM-DDTHH:MM:SSZ`, the canonical form of whole seconds the client hands on: fixed width, so text order is time order.
 const canonical = (ts: string): boolean => ts.length === 20 && ts.charCodeAt(10) === 84 && ts.charCodeAt(19) === 90
 
 
@@ -54,8 +56,8 @@ const canonical = (ts: string): boolean => ts.length === 20 && ts.charCodeAt(10)
 export function nextCursor<C extends { close_ts: string }>(cursor: PageCursor, candles: readonly C[]): PageCursor | null {
   const { query, direction } = cursor
   const limit = Number(query.limit)
-  const start = query.start === undefined ? -Infinity : Date.parse(query.start)
-  const end = query.end === undefined ? Infinity : Date.parse(query.end)
+  const start = query.start === undefined ? -Infinity : dateTimeMs(query.start)
+  const end = query.end === undefined ? Infinity : dateTimeMs(query.end)
   // Strictly ascending close_ts: text compared when both are canonical, instants otherwise. The form
   // of a close time found for one pair is kept for the next (evaluated in the same order as before).
   let before = candles.length > 0 ? candles[0]!.close_ts : ''
@@ -63,7 +65,7 @@ export function nextCursor<C extends { close_ts: string }>(cursor: PageCursor, c
   for (let i = 1; i < candles.length; i++) {
     const ts = candles[i]!.close_ts
     let isCanonical: boolean | undefined
-    if ((beforeCanonical ??= canonical(before)) && (isCanonical = canonical(ts)) ? !(before < ts) : !(Date.parse(before) < Date.parse(ts))) {
+    if ((beforeCanonical ??= canonical(before)) && (isCanonical = canonical(ts)) ? !(before < ts) : !(parseTimestamp(before) < parseTimestamp(ts))) {
       throw new PaginationError(`Page is not strictly ascending by close_ts at ${ts} (${JSON.stringify(query)})`)
     }
     before = ts

@@ -6,6 +6,7 @@ import { cursorAfter, type CandlePage, type PageCursor } from './page-cursor.js'
 import { sequentialPages, type FetchPage } from './sequential-pages.js'
 import { GapTracker, type GapReport } from './gap-tracker.js'
 import { INTERVAL_MS, isKnownInterval } from '../schemas/known-values.js'
+import { dateTimeMs } from '../contract/parse-datetime.js'
 
 /** Windows in flight in a forward walk with a known range, unless the walk says otherwise. */
 export const DEFAULT_CONCURRENCY = 8
@@ -67,7 +68,7 @@ function gapTrackerOf(cursor: PageCursor): GapTracker | string {
   const { interval, start, end } = cursor.query
   if (cursor.direction !== 'forward' || start === undefined) return 'gaps() needs a forward walk (one with start): a backward walk has no first close time to count from'
   if (!isKnownInterval(interval)) return `gaps() knows the intervals 1m, 1h and 1d; '${String(interval)}' is newer than this package`
-  return new GapTracker(interval, INTERVAL_MS[interval], Date.parse(start), end === undefined ? undefined : Date.parse(end))
+  return new GapTracker(interval, INTERVAL_MS[interval], dateTimeMs(start), end === undefined ? undefined : dateTimeMs(end))
 }
 
 /** What both walks share: where they go on, where their pages come from, their options. */

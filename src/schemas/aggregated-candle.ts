@@ -23,7 +23,8 @@ export const aggregatedCandleSchema = z.object({
   quote_volume: z.number(),
   /** The exchanges that contributed to this candle, after outlier exclusion, ascending. */
   exchanges: z.array(z.string()),
-  flag: flagSchema,
+  /** `null` when the deployment leaves the field out (D13). */
+  flag: z._default(flagSchema, null),
 })
 /** One candle of the cross-exchange combined series. */
 export type AggregatedCandle = z.infer<typeof aggregatedCandleSchema>

@@ -24,7 +24,8 @@ export const exchangeCandleSchema = z.object({
   quote_volume: z.number(),
   source_provider: z.string(),
   source_channel: z.string(),
-  flag: flagSchema,
+  /** `null` when the deployment leaves the field out (D13). */
+  flag: z._default(flagSchema, null),
 })
 /** One raw candle of one exchange. */
 export type ExchangeCandle = z.infer<typeof exchangeCandleSchema>

@@ -12,8 +12,8 @@ export const exchangeSchema = z.object({
   name: z.string(),
   /** `YYYY-MM-DD`. */
   creation_date: dateSchema,
-  /** `YYYY-MM-DD`, or `null` while the exchange has not closed. */
-  closing_date: z.nullable(dateSchema),
+  /** `YYYY-MM-DD`, or `null` while the exchange has not closed (also when the deployment leaves the field out, D13). */
+  closing_date: z._default(z.nullable(dateSchema), null),
 })
 /** An exchange, as listed by `GET /v1/exchanges`. */
 export type Exchange = z.infer<typeof exchangeSchema>

@@ -1,3 +1,5 @@
+import { CANONICAL_TIMESTAMP, canonicalTimestamp, timestampProblem } from '../contract/close-time.js'
+
 /*
  * A light description of a JSON value's shape and its checker: what the SDK validates 200 bodies
  * and cursors with, without zod in the client bundle. Each shape is tested to equal the one read
@@ -10,6 +12,10 @@ export type Shape =
   | { readonly kind: 'string' }
   | { readonly kind: 'number' }
   | { readonly kind: 'format'; readonly format: 'datetime' | 'date'; readonly pattern: RegExp }
+  /** An ISO 8601 UTC datetime in any form (D13), coming out canonical (timestampSchema). */
+  | { readonly kind: 'instant' }
+  /** `inner`, or null when the field is left out (zod's default of null). */
+  | { readonly kind: 'null-default'; readonly inner: Shape }
   /** Any string; anything else is reported with `message` (an open enum). */
   | { readonly kind: 'open-enum'; readonly message: string }
   | { readonly kind: 'one-of'; readonly values: readonly (string | number)[] }
@@ -55,11 +61,16 @@ function failsInline(shape: Shape, x: string, p: string): string | undefined {
     case 'number':
       return `typeof ${x}!='number'||!f(${x})`
     case 'format':
+    case 'instant':
+      // An instant passes inline only when canonical: any other form comes out rewritten.
       return `typeof ${x}!='string'||!${p}.test(${x})`
     case 'nullable': {
       const inner = failsInline(shape.inner, x, p)
       return inner && `${x}!==null&&(${inner})`
     }
+    case 'null-default':
+      // A field left out fails here, so the object comes out with the field set to null.
+      return failsInline(shape.inner, x, p)
     case 'array':
       // An array of strings (an aggregated candle's exchanges): walking it costs more than the rest of the candle.
       return shape.element.kind === 'string' || shape.element.kind === 'open-enum' ? `!Array.isArray(${x})||!${x}.every(s)` : undefined
@@ -68,7 +79,8 @@ function failsInline(shape: Shape, x: string, p: string): string | undefined {
   }
 }
 
-const patternOf = (shape: Shape): RegExp | undefined => (shape.kind === 'format' ? shape.pattern : shape.kind === 'nullable' ? patternOf(shape.inner) : undefined)
+const patternOf = (shape: Shape): RegExp | undefined =>
+  shape.kind === 'format' ? shape.pattern : shape.kind === 'instant' ? CANONICAL_TIMESTAMP : shape.kind === 'nullable' || shape.kind === 'null-default' ? patternOf(shape.inner) : undefined
 const isString = (v: unknown) => typeof v === 'string'
 
 /**
@@ -103,6 +115,48 @@ function compileTest(shape: Shape): Test | undefined {
   }
 }
 
+/** Rebuilds a value into what it comes out as (see compileRepair); undefined when it has a problem. */
+type Repair = (v: unknown) => unknown
+
+/**
+ * The path of an array of objects that passes but does not come out as itself, as another
+ * deployment writes it (D13): timestamps in another form, a null field left out, fields the
+ * interface does not list. Each object is rebuilt by code generated once per shape: its fields
+ * read by name and checked inline as the fast path does, an instant made canonical, a missing
+ * null-default set to null, other keys left behind. Undefined when a field's shape cannot be
+ * checked inline (then every value is walked); the function answers undefined for a value with
+ * any problem, which is then walked for its words.
+ */
+function compileRepair(shape: Shape): Repair | undefined {
+  if (shape.kind !== 'array' || shape.element.kind !== 'object') return undefined
+  const object = shape.element
+  const keys = Object.keys(object.fields)
+  const fields = keys.map((key) => object.fields[key]!)
+  const patterns = fields.map(patternOf)
+  const lines: string[] = []
+  for (const [i, field] of fields.entries()) {
+    const x = `x${i}`
+    const p = `p[${i}]`
+    lines.push(`let ${x}=o[${JSON.stringify(keys[i])}];`)
+    if (field.kind === 'instant') {
+      lines.push(`if(typeof ${x}!='string')return;if(!${p}.test(${x})){${x}=c(${x});if(${x}===undefined)return}`)
+      continue
+    }
+    const inner = field.kind === 'null-default' ? field.inner : field
+    const fails = failsInline(inner, x, p)
+    if (fails === undefined) return undefined
+    lines.push(field.kind === 'null-default' ? `if(${x}===undefined)${x}=null;else if(${fails})return;` : `if(${fails})return;`)
+  }
+  const literal = `{${keys.map((k, i) => `${JSON.stringify(k)}:x${i}`).join(',')}}`
+  const one = `if(typeof o!='object'||o===null||Array.isArray(o))return;${lines.join('')}return${literal}`
+  const source = `if(!Array.isArray(v))return;const out=new Array(v.length);for(let i=0;i<v.length;i++){const r=one(v[i]);if(r===undefined)return;out[i]=r}return out`
+  try {
+    return new Function('p', 'f', 's', 'c', `function one(o){${one}}return function(v){${source}}`)(patterns, Number.isFinite, isString, canonicalTimestamp) as Repair
+  } catch {
+    return undefined
+  }
+}
+
 const got = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v)
 
 /** The slow path: every problem, worded as describeIssue words zod's issues, and the output. */
@@ -123,6 +177,17 @@ function walk(shape: Shape, v: unknown, path: (string | number)[], problems: str
       if (typeof v !== 'string') expected('string')
       else if (!shape.pattern.test(v)) report(`expected ${shape.format === 'datetime' ? 'an ISO 8601 datetime' : 'a YYYY-MM-DD date'}, got ${JSON.stringify(v)}`)
       return v
+    case 'instant': {
+      if (typeof v !== 'string') {
+        expected('string')
+        return v
+      }
+      const canonical = canonicalTimestamp(v)
+      if (canonical === undefined) report(timestampProblem(v))
+      return canonical ?? v
+    }
+    case 'null-default':
+      return v === undefined ? null : walk(shape.inner, v, path, problems, root)
     case 'open-enum':
       if (typeof v !== 'string') report(shape.message)
       return v
@@ -166,14 +231,20 @@ function walk(shape: Shape, v: unknown, path: (string | number)[], problems: str
 }
 
 const tests = new WeakMap<Shape, Test | undefined>()
+const repairs = new WeakMap<Shape, Repair | undefined>()
 
 /**
- * Checks `value` against `shape`: the value (itself when nothing is dropped), or every problem
- * with its path under `root`, e.g. `body[3].close: expected number, got string`.
+ * Checks `value` against `shape`: the value (itself when it comes out unchanged; a copy when a
+ * timestamp is made canonical, a null field left out is set to null, or keys the shape does not
+ * list are dropped), or every problem with its path under `root`, e.g.
+ * `body[3].close: expected number, got string`.
  */
 export function checkShape(shape: Shape, value: unknown, root = ''): ShapeResult {
   if (!tests.has(shape)) tests.set(shape, compileTest(shape))
   if (tests.get(shape)?.(value)) return { ok: true, value }
+  if (!repairs.has(shape)) repairs.set(shape, compileRepair(shape))
+  const repaired = repairs.get(shape)?.(value)
+  if (repaired !== undefined) return { ok: true, value: repaired }
   const problems: string[] = []
   const out = walk(shape, value, [], problems, root)
   return problems.length === 0 ? { ok: true, value: out } : { ok: false, problems }

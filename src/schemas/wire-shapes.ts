@@ -8,19 +8,20 @@ import type { EndpointName } from '../contract/endpoints.js'
 import { ASSET_TYPES, FLAGS, INTERVALS, METHODS, openEnumMessage } from './known-values.js'
 import type { Shape } from './wire-shape.js'
 
-// zod's own patterns for z.iso.date() and z.iso.datetime() (the test compares them).
-const DAY =
-  '(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))'
-const DATE = new RegExp(`^${DAY}$`)
-const DATETIME = new RegExp(`^${DAY}T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$`)
+// zod's own pattern for z.iso.date() (the test compares them).
+const DATE =
+  /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))$/
 
 const string: Shape = { kind: 'string' }
 const number: Shape = { kind: 'number' }
-const timestamp: Shape = { kind: 'format', format: 'datetime', pattern: DATETIME }
+// Any ISO 8601 UTC form, coming out canonical (timestampSchema, D13).
+const timestamp: Shape = { kind: 'instant' }
 const date: Shape = { kind: 'format', format: 'date', pattern: DATE }
 const openEnum = (known: readonly string[]): Shape => ({ kind: 'open-enum', message: openEnumMessage(known) })
 const interval = openEnum(INTERVALS)
-const flag: Shape = { kind: 'nullable', inner: openEnum(FLAGS) }
+// null when left out (D13)
+const nullDefault = (inner: Shape): Shape => ({ kind: 'null-default', inner: { kind: 'nullable', inner } })
+const flag = nullDefault(openEnum(FLAGS))
 const array = (element: Shape): Shape => ({ kind: 'array', element })
 const object = (fields: Record<string, Shape>): Shape => ({ kind: 'object', fields })
 
@@ -29,7 +30,7 @@ const pairCoverage = object({ base: string, quote: string, first_close_ts: times
 
 /** The shape of each endpoint's 200 body (`responseSchemas`). */
 export const RESPONSE_SHAPES: Readonly<Record<EndpointName, Shape>> = {
-  exchanges: array(object({ name: string, creation_date: date, closing_date: { kind: 'nullable', inner: date } })),
+  exchanges: array(object({ name: string, creation_date: date, closing_date: nullDefault(date) })),
   assets: array(object({ name: string, asset_type: openEnum(ASSET_TYPES), ticker: string })),
   exchange_pairs: array(pairCoverage),
   aggregated_pairs: array(pairCoverage),

@@ -1,6 +1,6 @@
 import { request, type ClientRequest } from 'node:http'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { MAX_CONTROL_BODY, MAX_DATA_BODY } from '../../mocks/core/control-plane.js'
+import { MAX_CONTROL_BODY, MAX_DATA_BODY } from '../../mocks/core/control-plane/control-plane.js'
 import { startMockServer, type RunningMockServer } from '../../mocks/server/index.js'
 
 const PRO = { 'X-API-Key': 'demo-pro-key' }

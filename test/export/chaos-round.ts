@@ -9,7 +9,7 @@
  * with the service's candles fetched page by page.
  */
 import { join } from 'node:path'
-import { scaledServiceClock } from '../../cli/export/scaled-service-clock.js'
+import { scaledServiceClock } from '../../cli/export/follow/scaled-service-clock.js'
 import { createClient, type FollowSeries } from '../../src/index.js'
 import type { RedisServer } from '../support/redis-server.js'
 import { chaosSchedule, describeStep } from './chaos-schedule.js'

@@ -5,7 +5,7 @@ import { Writable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startMockServer, type RunningMockServer } from '../../mocks/server/index.js'
 import { runExport } from '../../cli/export/index.js'
-import { parseExportArgs } from '../../cli/export/args.js'
+import { parseExportArgs } from '../../cli/export/flags/args.js'
 import { runCli } from './run-cli.js'
 
 async function runInProcess(argv: string[], env: Record<string, string>) {

@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest'
 import { ExportState } from '../../cli/export/metrics/export-state.js'
 import { judgeHealth, maxLagMs } from '../../cli/export/metrics/health.js'
 import { OutageWatch } from '../../cli/export/outage/outage-watch.js'
-import type { Series } from '../../cli/export/series.js'
+import type { Series } from '../../cli/export/plan/series.js'
 
 const MINUTE = 60_000
 const series = (base: string): Series => ({ kind: 'exchange', source: 'bitstamp', interval: '1m', base, quote: 'USD', first: 0, last: 0 })

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { groupedNumber } from '../../cli/export/grouped-number.js'
+import { groupedNumber } from '../../cli/export/flags/grouped-number.js'
 
 describe('groupedNumber', () => {
   test("writes whole numbers as toLocaleString('en-US') does", () => {

@@ -1,9 +1,9 @@
 import { PassThrough } from 'node:stream'
 import { describe, expect, test } from 'vitest'
-import { depthHint, depthOf } from '../../cli/export/depth-hint.js'
+import { depthHint, depthOf } from '../../cli/export/history/depth-hint.js'
 import { RequestMeter } from '../../cli/export/progress/index.js'
 import { ttyReporter } from '../../cli/export/progress/tty-progress.js'
-import { shellQuote } from '../../cli/export/shell-quote.js'
+import { shellQuote } from '../../cli/export/flags/shell-quote.js'
 
 describe('403 beyond the history depth: the earliest allowed start', () => {
   test('taken from the detail when the service states it; the suggested --start is the next UTC midnight', () => {

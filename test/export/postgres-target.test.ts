@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { postgresTarget } from '../../cli/export/sinks/postgres-target.js'
-import { withoutPassword } from '../../cli/export/without-password.js'
+import { postgresTarget } from '../../cli/export/sinks/postgres/postgres-target.js'
+import { withoutPassword } from '../../cli/export/flags/without-password.js'
 
 describe('--out postgres://: the connection, as libpq reads it; the password in no message', () => {
   test('the URL gives user, password, host, port, database and sslmode; messages name it without the password', () => {

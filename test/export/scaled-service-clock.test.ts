@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startMockServer, type RunningMockServer } from '../../mocks/server/index.js'
-import { scaledServiceClock } from '../../cli/export/scaled-service-clock.js'
+import { scaledServiceClock } from '../../cli/export/follow/scaled-service-clock.js'
 
 const RATE = 120
 let server: RunningMockServer

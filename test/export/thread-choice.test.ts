@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { parseExportArgs } from '../../cli/export/args.js'
-import { SMALL_EXPORT_CANDLES, plannedCandles, useExportThread, useOutputThread } from '../../cli/export/thread-choice.js'
+import { parseExportArgs } from '../../cli/export/flags/args.js'
+import { SMALL_EXPORT_CANDLES, plannedCandles, useExportThread, useOutputThread } from '../../cli/export/plan/thread-choice.js'
 import { startMockServer, type RunningMockServer } from '../../mocks/server/index.js'
 import { CLI } from './run-cli.js'
-import type { Series } from '../../cli/export/series.js'
+import type { Series } from '../../cli/export/plan/series.js'
 
 const H = 3_600_000
 const T0 = Date.parse('2024-01-01T00:00:00Z')

@@ -3,9 +3,9 @@ import { DatabaseSync } from 'node:sqlite'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { openSqlite } from '../../cli/export/sinks/sqlite-sink.js'
+import { openSqlite } from '../../cli/export/sinks/sqlite/sqlite-sink.js'
 import { DataError } from '../../mocks/data/data-error.js'
-import { createMockService, type MockService } from '../../mocks/core/service.js'
+import { createMockService, type MockService } from '../../mocks/core/service/service.js'
 import { readExport, readExportColumns } from '../../mocks/data/export-files/index.js'
 
 /*

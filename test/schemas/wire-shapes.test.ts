@@ -21,6 +21,15 @@ function shapeOf(schema: z.ZodMiniType): Shape {
       return { kind: 'open-enum', message: (def.error as () => string)() }
     case 'nullable':
       return { kind: 'nullable', inner: shapeOf(def.innerType as z.ZodMiniType) }
+    case 'default':
+      if (def.defaultValue !== null) throw new Error('only a default of null has a shape')
+      return { kind: 'null-default', inner: shapeOf(def.innerType as z.ZodMiniType) }
+    case 'pipe': {
+      // A codec: a string read in any form of a UTC instant, written as zod's datetime (timestampSchema).
+      const out = shapeOf(def.out as z.ZodMiniType)
+      if (out.kind !== 'format' || out.format !== 'datetime' || (def.in as z.ZodMiniType)._zod.def.type !== 'string') throw new Error('only the timestamp codec has a shape')
+      return { kind: 'instant' }
+    }
     case 'array':
       return { kind: 'array', element: shapeOf(def.element as z.ZodMiniType) }
     case 'object':
@@ -61,7 +70,11 @@ const bodies = Object.fromEntries(
 ) as Record<EndpointName, Record<string, unknown>[]>
 
 /** Values a broken service might send in place of any field. */
-const ODD_VALUES = [null, undefined, 0, -1.5, '', 'x', 'outlier', '2024-05-01T09:01:00Z', '2024-13-01T00:00:00Z', '2024-05-01', '2024-02-30', [], ['a', 1], {}, { a: 1 }, true]
+const ODD_VALUES = [
+  null, undefined, 0, -1.5, '', 'x', 'outlier', '2024-05-01T09:01:00Z', '2024-13-01T00:00:00Z', '2024-05-01', '2024-02-30', [], ['a', 1], {}, { a: 1 }, true,
+  // other forms of a UTC instant (D13), and texts that are none
+  '2024-05-01T09:01:00+00:00', '2024-05-01T09:01:00.000000+00:00', '2024-05-01T09:01:00.000Z', '2024-05-01T10:01:00+01:00', '2024-05-01T09:01:00', '2024-05-01 09:01:00Z', '2024-05-01T09:01:00.0000001Z',
+]
 const oddValue = fc.constantFrom(...ODD_VALUES)
 
 describe('the SDK checks 200 bodies and cursors against plain shapes that restate the zod schemas', () => {

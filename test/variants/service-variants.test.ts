@@ -184,7 +184,7 @@ describe('variants per service and session, changed at run time', () => {
   })
 
   test('PUT /_mock/variant takes the fields or {"preset": NAME} (the fields over it); GET answers the variant and its preset', async () => {
-    const { handleControl } = await import('../../mocks/core/control-plane.js')
+    const { handleControl } = await import('../../mocks/core/control-plane/control-plane.js')
     const service = createMockService({ now: NOW })
     const put = (body: unknown, s = service) => handleControl(s, { method: 'PUT', path: '/_mock/variant', body: JSON.stringify(body) })
     expect((await handleControl(service, { method: 'GET', path: '/_mock/variant', body: '' })).body).toEqual({

@@ -1,4 +1,4 @@
-import type { Series } from '../series.js'
+import type { Series } from '../plan/series.js'
 import type { AnyCandle, Sink } from '../sinks/index.js'
 
 /**

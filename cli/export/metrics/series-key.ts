@@ -1,4 +1,4 @@
-import type { Series } from '../series.js'
+import type { Series } from '../plan/series.js'
 
 /**
  * A series as metrics label it: `exchange/BASE/QUOTE/interval`, or `aggregated/BASE/QUOTE/interval`.

@@ -1,5 +1,5 @@
 import { APIConnectionError, APIError, RateLimitError } from '../../../src/index.js'
-import { SeriesFailure } from '../runner.js'
+import { SeriesFailure } from '../history/runner.js'
 
 /**
  * Whether an error that ended the client's retries is one a follower waits out: the service

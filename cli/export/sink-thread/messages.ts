@@ -1,5 +1,5 @@
-import type { ExportFormat } from '../export-format.js'
-import type { Series } from '../series.js'
+import type { ExportFormat } from '../flags/export-format.js'
+import type { Series } from '../plan/series.js'
 import type { Kind } from '../sinks/columns.js'
 import type { PageColumns } from './page-columns.js'
 

@@ -1,14 +1,14 @@
 import { Worker } from 'node:worker_threads'
-import type { ExportFormat } from '../export-format.js'
-import type { Series } from '../series.js'
+import type { ExportFormat } from '../flags/export-format.js'
+import type { Series } from '../plan/series.js'
 import type { Kind } from '../sinks/columns.js'
 import type { SinkOptions } from '../sinks/index.js'
 import { plannedSeriesKey, type AnyCandle, type Sink } from '../sinks/sink.js'
 import type { FromSinkThread, SinkThreadData, ToSinkThread } from './messages.js'
 import { encodePage } from './page-columns.js'
-import { DEFAULT_PART_ROWS } from '../part-rows-flag.js'
+import { DEFAULT_PART_ROWS } from '../flags/part-rows-flag.js'
 import { fromThreadError } from './thread-error.js'
-import { workerScript } from '../worker-script.js'
+import { workerScript } from './worker-script.js'
 
 const script = workerScript(import.meta.url, './thread-entry.ts', './export-sink.js')
 /*

@@ -1,4 +1,4 @@
-import { ExportError } from '../export-error.js'
+import { ExportError } from '../plan/export-error.js'
 import { OutputError } from '../sinks/sink.js'
 import type { ThreadError } from './messages.js'
 
