@@ -46,7 +46,8 @@ const LONG_FIRST = [
   'test/typecheck.test.ts', // computes
   'test/runtimes.test.ts', // computes
   'test/sdk/follow-learned-delay.test.ts', // waits: 2.5 / 24
-  'test/consumer.test.ts', // computes: 18 / 19
+  'test/sdk/follow-clock-rate.test.ts', // waits
+  'test/consumer.test.ts', // waits: 35 / 78 (20 documentation blocks, conformance against serve)
   'test/cli/conformance-deviations.test.ts', // computes: 16.5 / 35
   'test/cli/conformance-variants.test.ts', // waits: 13 sessions of one serve, side by side
   'test/sdk/follow.test.ts', // waits: 3.4 / 24

@@ -47,6 +47,8 @@ export interface FollowContext {
   totals: RunTotals
   /** The service's clock when the export knows it (--mock, --clock-rate); else the follow learns it. */
   serviceNow: (() => number) | undefined
+  /** Else, the speed of the service's clock as --clock-rate gives it (the SDK learns it anyway). */
+  clockRate?: number | undefined
   /** The export's figures (metrics, /healthz). */
   state: ExportState
   /** Outage lines. */
@@ -93,7 +95,7 @@ export async function followAll(ctx: FollowContext): Promise<FollowEnd[]> {
     signal,
     maxOutageMs: Infinity,
     onStateChange: (followState) => reportState(followState, outages),
-    ...(ctx.serviceNow === undefined ? {} : { now: ctx.serviceNow }),
+    ...(ctx.serviceNow === undefined ? (ctx.clockRate === undefined ? {} : { clockRate: ctx.clockRate }) : { now: ctx.serviceNow }),
   })
   state.serviceNow = ctx.serviceNow ?? (() => live.serviceNow())
   state.followStatuses = () => live.seriesStates().map((s) => ({ key: seriesKey(sourceOf(s.series)), status: s.status }))
