@@ -22,6 +22,8 @@ describe('a documented curl answer is the answer the command gets', () => {
       { status: '200', body: '{"candles": 7}' },
       { status: undefined, body: undefined },
     ])
+    // A command piped on hands its answer to the pipe: not one of the block's answers.
+    expect(documentedAnswers("curl -s -i 'http://x/v1/exchanges' | head -1\ncurl 'http://x/_mock/reset'   # 204").map((d) => d.status)).toEqual(['204'])
   })
 
   test('answers as documented pass; another count, another status or a missing answer is named', () => {

@@ -22,13 +22,16 @@ export function documentedAnswers(code: string): Documented[] {
   for (let i = 0; i < lines.length; i++) {
     if (!/^\s*curl\s/.test(lines[i]!)) continue
     // A command runs on while a line ends in `\` or a single quote is still open.
+    const start = i
     let text = lines[i]!
     let end = i
     while ((/\\\s*$/.test(text) || (withoutComment(text).match(/'/g) ?? []).length % 2 === 1) && end + 1 < lines.length) text += `\n${lines[++end]}`
-    const trailing = commentOf(lines[end]!)
-    const above = i > 0 && /^\s*#/.test(lines[i - 1]!) ? /:\s+(\d{3}\b.*)$/.exec(lines[i - 1]!)?.[1] : undefined
-    found.push({ command: text.trim(), ...expectation(trailing !== undefined && /^(\d{3}\b|[{[])/.test(trailing) ? trailing : above) })
     i = end
+    // A command piped on (`curl ... | head -1`) hands its answer, status line included, to the pipe.
+    if (/\s\|\s/.test(withoutComment(text))) continue
+    const trailing = commentOf(lines[end]!)
+    const above = start > 0 && /^\s*#/.test(lines[start - 1]!) ? /:\s+(\d{3}\b.*)$/.exec(lines[start - 1]!)?.[1] : undefined
+    found.push({ command: text.trim(), ...expectation(trailing !== undefined && /^(\d{3}\b|[{[])/.test(trailing) ? trailing : above) })
   }
   return found
 }
