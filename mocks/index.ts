@@ -26,7 +26,8 @@ export type { KeyInfo } from './core/state/key-ring.js'
 
 // Arranging data at run time: service.data, service.keys.put, service.plans
 export { DataError } from './data/data-error.js'
-export type { ArrangedCandle, DataChange, DataControl, DataIssue, GenerateSpec, KeyPut, LoadSource, PlanControl, RemoveSelector } from './data/arranged-data.js'
+export { LoadError } from './data/export-files/load-error.js'
+export type { DataChange, DataControl, DataIssue, GenerateSpec, KeyPut, LoadSource, PlanControl, RemoveSelector } from './data/arranged-data.js'
 
 // Fixtures: the default dataset and demo accounts, your own rows or rules, and the error a bad record throws
 export { defaultDataset } from './data/default-dataset.js'

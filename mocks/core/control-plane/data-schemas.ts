@@ -8,7 +8,7 @@ import { aggregatedCandleSchema, exchangeCandleSchema } from '../../../src/schem
  */
 
 /** One row of `POST /_mock/data/candles`: an exchange candle, or an aggregated one (`method`, `exchanges`, no `exchange`). */
-export const arrangedCandleSchema = z.union([exchangeCandleSchema, aggregatedCandleSchema])
+export const anyCandleSchema = z.union([exchangeCandleSchema, aggregatedCandleSchema])
 
 /** The answer of a change of candles: how many were stored, generated or removed. */
 export const dataChangeSchema = z.object({ candles: z.int().check(z.gte(0)) })
