@@ -177,24 +177,29 @@ describe('conformance against every variant of the reference (serve, one session
   }, 60_000)
 })
 
-/** Python's datetime keeps microseconds: a 7th to 9th fractional digit of `start`/`end` is dropped. */
-function truncateToMicroseconds(service: MockService): MockService {
+/**
+ * The deployment issue 34 met, over the python-stack variant: Python's datetime keeps microseconds,
+ * so a 7th to 9th fractional digit of `start`/`end` is dropped (breaks interface.md), and a value
+ * that does not resolve on a candle endpoint answers `[]` (fills D4's gap another way).
+ */
+function issueDeployment(service: MockService): MockService {
   return {
     ...service,
-    handle: (request) => {
+    handle: async (request) => {
       const url = new URL(request.url, 'http://service')
       for (const name of ['start', 'end']) {
         const value = url.searchParams.get(name)
         if (value !== null) url.searchParams.set(name, value.replace(/([.,]\d{6})\d+/, '$1'))
       }
-      return service.handle({ ...request, url: `${url.pathname}${url.search}` })
+      const res = await service.handle({ ...request, url: `${url.pathname}${url.search}` })
+      return res.status === 404 && /^\/v1\/(exchange|aggregated)_ohlcv$/.test(url.pathname) ? { ...res, status: 200, headers: { 'content-type': 'application/json' }, body: [] } : res
     },
   }
 }
 
-/** The issue's deployment: the python stack, dropping the sub-microsecond digits of `start`; by default and with --reference. */
+/** The issue's deployment (issueDeployment), by default and with --reference. */
 async function brokenDeployment(): Promise<{ run: Run; strict: Run }> {
-  const server = await startMockServer({ port: 0, service: truncateToMicroseconds(createMockService({ now: '2025-01-01T00:00:00Z', variant: 'python-stack' })) })
+  const server = await startMockServer({ port: 0, service: issueDeployment(createMockService({ now: '2025-01-01T00:00:00Z', variant: 'python-stack' })) })
   try {
     // One after the other: both read the same account.
     const run = await conformance(server.url)
@@ -206,7 +211,7 @@ async function brokenDeployment(): Promise<{ run: Run; strict: Run }> {
 }
 
 describe('a deployment that breaks interface.md', () => {
-  test('the python stack dropping the sub-microsecond digits of start: fractional-bounds fails, exit 1 both ways; its other choices are differences', async () => {
+  test("the issue's deployment (the python stack dropping the sub-microsecond digits of start, [] for an unknown pair on a candle endpoint): fractional-bounds fails, exit 1 both ways; its other choices are differences", async () => {
     const { run, strict } = await brokenRuns
     expect(ids(run, 'fail'), run.out).toEqual(['fractional-bounds'])
     expect(run.code).toBe(1)
@@ -214,8 +219,11 @@ describe('a deployment that breaks interface.md', () => {
     expect(rule.failures[0].message).toMatch(/^start \S+T\d\d:00:00\.0000001Z admits the candle at /)
     expect(rule.failures[0].source.ref).toBe('interface.md#start')
     expect(run.out).toMatch(/seen: exchange_ohlcv: start \S+\.0000001Z -> first close_ts (\S+) \(the candle at \1 lies outside it\)/)
-    // What the python stack fills otherwise is still only a difference.
-    expect(ids(run, 'differ')).toEqual(Object.keys(expectedDifferences(SERVICE_VARIANTS['python-stack'])).sort())
+    // What it fills otherwise is still only a difference: the python stack's, and [] for a value that
+    // does not resolve on a candle endpoint (D4; D3 for an unknown exchange whose start no plan reaches).
+    expect(ids(run, 'differ'), run.out).toEqual([...Object.keys(expectedDifferences(SERVICE_VARIANTS['python-stack'])), 'order-of-checks', 'resolution-404'].sort())
+    const resolution = run.json.rules.find((r: any) => r.id === 'resolution-404')
+    expect(resolution.differences[0]).toMatchObject({ actual: expect.stringMatching(/^200 \[\]/), source: { ref: 'D4' } })
     expect(ids(strict, 'fail'), strict.out).toEqual(['fractional-bounds'])
     expect(strict.code).toBe(1)
     expect(strict.junit).toMatch(/<failure message="start [^"]+" type="interface">/)
