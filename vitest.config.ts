@@ -41,8 +41,8 @@ const LONG_FIRST = [
   'test/cli/conformance-serve.test.ts', // waits: 7 / 34
   'test/export/postgres.test.ts', // computes: 18 / 17
   'test/sdk/uncoordinated-clients.test.ts', // waits: 3 / 27
-  'test/variants/export-matrix.test.ts', // computes: 12 / 45 (loaded machine)
-  'test/variants/sdk-matrix.test.ts', // waits: 6 / 30 (loaded machine)
+  'test/variants/export-matrix.test.ts', // computes: 13 / 39 (load 35)
+  'test/variants/sdk-matrix.test.ts', // waits: 7.5 / 44 (load 35)
   'test/typecheck.test.ts', // computes
   'test/runtimes.test.ts', // computes
   'test/sdk/follow-learned-delay.test.ts', // waits: 2.5 / 24
