@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url'
 import { existsSync, readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 import { RULES } from '../../cli/conformance/index.js'
@@ -5,8 +6,8 @@ import { DECISION, IFACE } from '../../cli/conformance/sources.js'
 
 const DOC = readFileSync(new URL('../../docs/conformance.md', import.meta.url), 'utf8')
 // The published interface lives beside the repository (the spec folder the project is built from),
-// not in it: the quotes are checked where it is at hand.
-const SPEC = [process.env.MARKET_CANDLES_SPEC_DIR, '/work/shared/spec'].filter((d): d is string => d !== undefined).map((d) => `${d}/interface.md`).find((f) => existsSync(f))
+// not in it (../shared/spec, on the developers' machines and in CI): the quotes are checked where it is at hand.
+const SPEC = [process.env.MARKET_CANDLES_SPEC_DIR, fileURLToPath(new URL('../../../shared/spec', import.meta.url))].filter((d): d is string => d !== undefined).map((d) => `${d}/interface.md`).find((f) => existsSync(f))
 const INTERFACE = SPEC === undefined ? '' : readFileSync(SPEC, 'utf8')
 
 describe('conformance: every rule, and every part of a rule, names its source', () => {
