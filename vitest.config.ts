@@ -49,7 +49,7 @@ const LONG_FIRST = [
   'test/sdk/follow-clock-rate.test.ts', // waits
   'test/consumer.test.ts', // waits: 35 / 78 (20 documentation blocks, conformance against serve)
   'test/cli/conformance-deviations.test.ts', // computes: 16.5 / 35
-  'test/cli/conformance-variants.test.ts', // waits: 13 sessions of one serve, side by side
+  'test/cli/conformance-variants.test.ts', // waits: 13 / 62 at load ~25 (26 runs over one serve's sessions, side by side)
   'test/sdk/follow.test.ts', // waits: 3.4 / 24
   'test/export/resume.test.ts', // computes: 8 / 20
   'test/redis/redis-rate-limiter.test.ts', // waits: 3.7 / 23
