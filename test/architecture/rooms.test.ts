@@ -10,7 +10,10 @@ import { importCycles, importsOf, sources } from './import-graph.js'
 const ROOMS: Record<string, readonly string[]> = {
   // mocks/data: stores, data files and the shapes of arranged data; imports nothing of mocks/ above it
   'mocks/data': [],
-  'mocks/data/export-files': ['mocks/data/*'],
+  'mocks/data/procedural': ['mocks/data/*'],
+  'mocks/data/aggregation': ['mocks/data/*'],
+  'mocks/data/overlay': ['mocks/data/*'],
+  'mocks/data/export-files': ['mocks/data/*', 'mocks/data/procedural', 'mocks/data/overlay'],
   // mocks/core: the service, no HTTP and no MSW; its rooms from the bottom up
   'mocks/core/message': [],
   'mocks/core/encode': [],

@@ -8,7 +8,7 @@ import { readJsonLines } from './read-jsonl.js'
 import { readParquetDataset } from './read-parquet.js'
 import { readSqlite } from './read-sqlite.js'
 import { readSqliteColumns } from './read-sqlite-columns.js'
-import type { ExchangeColumns } from '../exchange-columns.js'
+import type { ExchangeColumns } from '../overlay/exchange-columns.js'
 
 /** The formats by file name: what `market-candles export --out` takes. */
 const BY_EXTENSION: Record<string, 'sqlite' | 'csv' | 'jsonl'> = { '.sqlite': 'sqlite', '.db': 'sqlite', '.csv': 'csv', '.jsonl': 'jsonl' }

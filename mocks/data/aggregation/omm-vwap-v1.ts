@@ -1,4 +1,4 @@
-import type { AggregatedCandle, ExchangeCandle, KnownInterval } from '../../src/schemas/index.js'
+import type { AggregatedCandle, ExchangeCandle, KnownInterval } from '../../../src/schemas/index.js'
 
 /**
  * `omm_vwap_v1` (contract: aggregation): combines the candidates of one (pair, interval, close_ts).

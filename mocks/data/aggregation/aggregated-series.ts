@@ -1,5 +1,5 @@
-import { INTERVAL_MS, type AggregatedCandle, type ExchangeCandle, type KnownInterval } from '../../src/schemas/index.js'
-import { first, type AggregatedSeries, type Countable, type ExchangeSeries, type Timed } from './series.js'
+import { INTERVAL_MS, type AggregatedCandle, type ExchangeCandle, type KnownInterval } from '../../../src/schemas/index.js'
+import { first, type AggregatedSeries, type Countable, type ExchangeSeries, type Timed } from '../series.js'
 
 /** How a method combines the candidates of one close_ts. */
 export type Combine = (

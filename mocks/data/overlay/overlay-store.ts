@@ -1,9 +1,9 @@
-import type { AggregatedCandle, Asset, Exchange, ExchangeCandle, KnownInterval } from '../../src/schemas/index.js'
-import { lifetimeOf } from './candle-rules.js'
-import { mapKey } from './map-key.js'
+import type { AggregatedCandle, Asset, Exchange, ExchangeCandle, KnownInterval } from '../../../src/schemas/index.js'
+import { lifetimeOf } from '../candle-rules.js'
+import { mapKey } from '../map-key.js'
 import { overlaySeries } from './overlay-series.js'
 import { emptyEdit, type SeriesEdit } from './series-edit.js'
-import type { AggregatedSeries, CandleStore, ExchangeSeries } from './series.js'
+import type { AggregatedSeries, CandleStore, ExchangeSeries } from '../series.js'
 
 /** The edit of one series, with what names it. */
 export interface EditEntry<C> {

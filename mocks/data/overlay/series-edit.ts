@@ -1,5 +1,5 @@
-import { lowerBound, upperBound } from './grid.js'
-import type { Series, Timed } from './series.js'
+import { lowerBound, upperBound } from '../grid.js'
+import type { Series, Timed } from '../series.js'
 
 /**
  * A stretch of close times `[from, to]` (inclusive, whole milliseconds) whose candles come from

@@ -1,13 +1,13 @@
 import * as z from 'zod/mini'
-import type { Asset, Exchange, KnownInterval } from '../../src/schemas/index.js'
-import { INTERVALS, INTERVAL_MS, assetSchema, exchangeSchema } from '../../src/schemas/index.js'
-import { parseDateTime } from '../../src/contract/index.js'
+import type { Asset, Exchange, KnownInterval } from '../../../src/schemas/index.js'
+import { INTERVALS, INTERVAL_MS, assetSchema, exchangeSchema } from '../../../src/schemas/index.js'
+import { parseDateTime } from '../../../src/contract/index.js'
 import { candleModel, type PairModel } from './candle-model.js'
-import { FixtureError, checkRecords } from './fixture-error.js'
-import { ceilTo, floorTo } from './grid.js'
+import { FixtureError, checkRecords } from '../fixture-error.js'
+import { ceilTo, floorTo } from '../grid.js'
 import { normalizeGaps, proceduralSeries, type Gap } from './procedural-series.js'
-import { mapKey } from './map-key.js'
-import type { CandleStore, ExchangeSeries } from './series.js'
+import { mapKey } from '../map-key.js'
+import type { CandleStore, ExchangeSeries } from '../series.js'
 
 const instant = z.string().check(z.refine((s) => parseDateTime(s).ok, 'must be an ISO 8601 datetime'))
 

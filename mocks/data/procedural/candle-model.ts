@@ -1,6 +1,6 @@
-import type { ExchangeCandle, KnownInterval } from '../../src/schemas/index.js'
-import { INTERVAL_MS } from '../../src/schemas/index.js'
-import { formatTimestamp } from '../../src/contract/index.js'
+import type { ExchangeCandle, KnownInterval } from '../../../src/schemas/index.js'
+import { INTERVAL_MS } from '../../../src/schemas/index.js'
+import { formatTimestamp } from '../../../src/contract/index.js'
 import { ValueNoise, hashString, unit } from './noise.js'
 
 /** What shapes one pair's synthetic market. */

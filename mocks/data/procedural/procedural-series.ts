@@ -1,8 +1,8 @@
-import type { KnownInterval } from '../../src/schemas/index.js'
-import { INTERVAL_MS } from '../../src/schemas/index.js'
-import { ceilTo, floorTo, lowerBound } from './grid.js'
-import type { Countable, ExchangeSeries, Timed } from './series.js'
-import type { ExchangeCandle } from '../../src/schemas/index.js'
+import type { KnownInterval } from '../../../src/schemas/index.js'
+import { INTERVAL_MS } from '../../../src/schemas/index.js'
+import { ceilTo, floorTo, lowerBound } from '../grid.js'
+import type { Countable, ExchangeSeries, Timed } from '../series.js'
+import type { ExchangeCandle } from '../../../src/schemas/index.js'
 import type { CandleFunction } from './candle-model.js'
 
 /** An outage: no candle has its `close_ts` in `[from, to)`. */

@@ -1,6 +1,6 @@
-import { formatTimestamp } from '../../src/contract/index.js'
-import type { ExchangeCandle } from '../../src/schemas/index.js'
-import type { Timed } from './series.js'
+import { formatTimestamp } from '../../../src/contract/index.js'
+import type { ExchangeCandle } from '../../../src/schemas/index.js'
+import type { Timed } from '../series.js'
 import type { ColumnPoints } from './series-edit.js'
 
 /** A candle's source and flag: rows that repeat them share one. */

@@ -1,6 +1,6 @@
-import { lowerBound, upperBound } from './grid.js'
+import { lowerBound, upperBound } from '../grid.js'
 import type { PointList, SeriesEdit } from './series-edit.js'
-import type { Countable, Series, Timed } from './series.js'
+import type { Countable, Series, Timed } from '../series.js'
 
 const NOTHING: readonly never[] = []
 
