@@ -38,10 +38,11 @@ const narrow = (d: PublishDelay) => 3 * PUBLISH_MARGIN_MS + d.rtt
 
 /**
  * The same delay in a reading of the service's clock moved by `ms`: offsets learnt on an estimate
- * of that clock (from `Date` headers) move with it when it is corrected.
+ * of that clock (from `Date` headers) move with it when it is corrected. A low end of 0 is no
+ * offset learnt but the close itself (never asked before it): it stays.
  */
 export function shifted(d: PublishDelay, ms: number): PublishDelay {
-  return ms === 0 ? d : { ...d, lo: Math.max(0, d.lo + ms), hi: d.hi + ms }
+  return ms === 0 ? d : { ...d, lo: d.lo > 0 ? Math.max(0, d.lo + ms) : 0, hi: d.hi + ms }
 }
 
 /**

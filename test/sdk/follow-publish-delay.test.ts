@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { firstAsk, learn, PUBLISH_MARGIN_MS, retryAsk, unlearnt, type PublishDelay } from '../../src/follow/publish-delay.js'
+import { firstAsk, learn, PUBLISH_MARGIN_MS, retryAsk, shifted, unlearnt, type PublishDelay } from '../../src/follow/publish-delay.js'
 
 /**
  * A series whose candles become available `delays[i]` ms after their close, polled over a round
@@ -84,6 +84,15 @@ describe('the learnt publish delay: polls just after candles become available, a
     const candles = simulate(Array(200).fill(delay), 20, () => 0, () => offset + late())
     expect(candles.slice(10).filter((c) => c.requests > 1).length).toBeLessThanOrEqual(4)
     expect(perCandle(candles.slice(10))).toBeLessThanOrEqual(1.05)
+  })
+
+  test("a correction of the clock's reading moves what was learnt with it, but never the close itself (a low end of 0)", () => {
+    const learnt: PublishDelay = { lo: 1400, hi: 1620, clean: 3, probeAfter: 60, rtt: 20 }
+    expect(shifted(learnt, 250)).toMatchObject({ lo: 1650, hi: 1870, clean: 3 })
+    expect(shifted(learnt, -1500)).toMatchObject({ lo: 0, hi: 120 })
+    // Delay 0 over an estimate that ran 250 ms behind: the found candle moves, the close does not.
+    expect(shifted({ lo: 0, hi: 120, clean: 3, probeAfter: 60, rtt: 20 }, 250)).toMatchObject({ lo: 0, hi: 370 })
+    expect(firstAsk(shifted({ lo: 0, hi: 120, clean: 3, probeAfter: 60, rtt: 20 }, 250))).toBeLessThan(200)
   })
 
   test('jittery round trips (20-220 ms): still <= 1.05 requests per candle in steady state', () => {
