@@ -29,8 +29,9 @@ const MIN = 60_000
 const DELAYS = [0, 1_500]
 const PAIRS = ['BTC/USD', 'ETH/USD', 'XRP/USD']
 /** Intervals followed after the start candle; the first LEARNING of them are the learning. */
-const INTERVALS = 6
-const LEARNING = 2
+// The learning is the first 2-3 candles (docs/following.md): with 3 counted as learning, 5 steady ones.
+const INTERVALS = 7
+const LEARNING = 3
 const LAG_MARGIN_MS = 300
 const MAX_REQUESTS = 1.05
 const CLOCKS: ClockSource[] = ['Date', 'now']
