@@ -77,7 +77,6 @@ const LONG_FIRST = [
   'test/browser/chart-page.test.ts',
   'test/contract/control-plane-data.test.ts',
   'test/sdk/rate-limiter.test.ts',
-  'test/export/http-fetch.test.ts',
   'test/cli/serve-shutdown.test.ts',
   'test/sdk/wire-faults.test.ts',
   'test/mocks/paging.test.ts',

@@ -19,7 +19,7 @@ const MAX_BATCH_PAGES = 16
 
 /**
  * A PostgreSQL database shared by any number of exporters. Pages are stored in batches, each one
- * transaction loaded with one COPY (binary) straight into the table: the pages handed over while a
+ * transaction loaded with one COPY (text) straight into the table: the pages handed over while a
  * batch is being stored go together in the next (see PageBatches), and each write resolves once its
  * batch is committed. When another exporter already stored some of a batch's rows (a unique
  * violation), the batch is loaded again through a temporary table and `INSERT ... ON CONFLICT DO
@@ -63,7 +63,7 @@ export async function openPostgres(target: PostgresTarget, kind: Kind, planned: 
 
   let staged = false
   const copyInto = async (into: string, rows: Buffer) => {
-    const stream = client.query(copyFrom(`COPY ${into} (${columns}) FROM STDIN (FORMAT binary)`))
+    const stream = client.query(copyFrom(`COPY ${into} (${columns}) FROM STDIN (FORMAT text)`))
     stream.end(rows)
     await finished(stream)
   }
