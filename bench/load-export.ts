@@ -11,11 +11,11 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openSqlite } from '../cli/export/sinks/sqlite-sink.js'
+import { openSqlite } from '../cli/export/sinks/sqlite/sqlite-sink.js'
 import { createMockService } from '../mocks/core/service/service.js'
 import { runChildForResult } from './child-result.js'
 import { fmt, median, withSpread } from './stats.js'
-import { verdictOf, type BenchRow } from './table.js'
+import { verdictOfRuns, type BenchRow } from './table.js'
 
 /** The goal: seconds to load the 1 M candles, at most. */
 export const LOAD_TARGET_S = 3
@@ -77,7 +77,7 @@ export async function measureLoadExport(): Promise<LoadExportBench> {
       {
         figure: `load-export data.load of an export's SQLite file, 1 M 1m candles (node:sqlite into columns, checked, stored): ${withSpread(seconds(load, 'cpu'), 2)} s CPU (the verdict, median of ${ROUNDS}), ${withSpread(seconds(load, 'wall'), 2)} s wall`,
         goal: `<= ${LOAD_TARGET_S} s`,
-        verdict: verdictOf(cpu, cpu, LOAD_TARGET_S, true),
+        verdict: verdictOfRuns(seconds(load, 'cpu'), LOAD_TARGET_S, true),
       },
       {
         figure: `load-export readExport alone (candle objects: the path of CSV, JSON Lines, Parquet): ${withSpread(seconds(read, 'wall'), 2)} s wall, ${withSpread(seconds(read, 'cpu'), 2)} s CPU`,

@@ -16,8 +16,20 @@ export const VALIDATION_TARGET_MS = 0.2
 const PAGES = 40
 const ROUNDS = 15
 
-type Side = 'light' | 'zodCompiled' | 'zodPlain'
-const SIDES: Side[] = ['light', 'zodCompiled', 'zodPlain']
+type Side = 'light' | 'lightOffset' | 'lightPython' | 'zodCompiled' | 'zodPlain'
+const SIDES: Side[] = ['light', 'lightOffset', 'lightPython', 'zodCompiled', 'zodPlain']
+/** The pages each side checks: as the reference writes them, or as another deployment does (D13). */
+const FORM: Record<Side, 'reference' | 'offset' | 'python'> = { light: 'reference', lightOffset: 'offset', lightPython: 'python', zodCompiled: 'reference', zodPlain: 'reference' }
+/** A page as a Python stack writes it: `.000000+00:00`, null fields left out, two fields interface.md does not list. */
+function pythonPage(text: string): string {
+  const page = JSON.parse(text) as Record<string, unknown>[]
+  return JSON.stringify(
+    page.map((c, i) => {
+      const { flag, ...rest } = c
+      return { id: i, ...rest, close_ts: String(c.close_ts).replace('Z', '.000000+00:00'), ...(flag === null ? {} : { flag }), ingested_at: '2026-11-28T00:00:00.123456+00:00' }
+    }),
+  )
+}
 
 /** The close-time module on a page's 1000 close times (src/contract/close-time.ts). */
 type ClosePath = 'parseCanonical' | 'canonicalizeOffset'
@@ -44,19 +56,22 @@ export async function measureValidationCost(): Promise<ValidationCost> {
   const shape = RESPONSE_SHAPES.exchange_ohlcv
   const schema = responseSchemas.exchange_ohlcv
   const compiled = z.compile(schema)
+  const pages = { reference: texts, offset: texts.map((t) => t.replaceAll('Z"', '+00:00"')), python: texts.map(pythonPage) }
   const check: Record<Side, (body: unknown) => boolean> = {
     light: (body) => checkShape(shape, body, 'body').ok,
+    lightOffset: (body) => checkShape(shape, body, 'body').ok,
+    lightPython: (body) => checkShape(shape, body, 'body').ok,
     zodCompiled: (body) => compiled.safeParse(body).success,
     zodPlain: (body) => schema.safeParse(body).success,
   }
   const time = (side: Side): number => {
-    const bodies = texts.map((t) => JSON.parse(t) as unknown) // parsing is not timed
+    const bodies = pages[FORM[side]].map((t) => JSON.parse(t) as unknown) // parsing is not timed
     const t0 = performance.now()
     for (const body of bodies) if (!check[side](body)) throw new Error(`${side} rejected a valid page`)
     return (performance.now() - t0) / bodies.length
   }
   for (const side of SIDES) for (let i = 0; i < 3; i++) time(side) // warm-up
-  const msPerPage: Record<Side, number[]> = { light: [], zodCompiled: [], zodPlain: [] }
+  const msPerPage: Record<Side, number[]> = { light: [], lightOffset: [], lightPython: [], zodCompiled: [], zodPlain: [] }
   for (let r = 0; r < ROUNDS; r++) for (const side of r % 2 === 0 ? SIDES : [...SIDES].reverse()) msPerPage[side].push(time(side))
   // The close times of the same pages, and of the same pages as a Python stack writes them.
   const closeTexts = texts.map((t) => (JSON.parse(t) as { close_ts: string }[]).map((c) => c.close_ts))
@@ -82,16 +97,19 @@ export async function measureValidationCost(): Promise<ValidationCost> {
       closeTime[path].push((performance.now() - t0) / closeTexts.length)
     }
   }
-  const light = msPerPage.light
-  const v = verdictOf(quantile(light, 0.1), quantile(light, 0.9), VALIDATION_TARGET_MS, true)
+  // The median decides; the spread (10th-90th percentile) only says whether it is clear of the goal.
+  const byMedian = (side: Side) => verdictOf(median(msPerPage[side]), quantile(msPerPage[side], 0.1), quantile(msPerPage[side], 0.9), VALIDATION_TARGET_MS, true)
+  const v = byMedian('light')
   const spreadOf = (xs: number[]) => `${fmt(median(xs))} ms (${fmt(quantile(xs, 0.1))}–${fmt(quantile(xs, 0.9))})`
   const figure = (side: Side) => `${fmt(median(msPerPage[side]))} ms (${fmt(quantile(msPerPage[side], 0.1))}–${fmt(quantile(msPerPage[side], 0.9))})`
   const rows: BenchRow[] = [
     { figure: `SDK response validation, ${PAGE_LIMIT}-candle page: ${figure('light')}`, goal: `<= ${VALIDATION_TARGET_MS} ms`, verdict: v },
+    { figure: `the same pages written +00:00 (made canonical): ${figure('lightOffset')}`, goal: `<= ${VALIDATION_TARGET_MS} ms`, verdict: byMedian('lightOffset') },
+    { figure: `the same pages as a Python stack writes them (.000000+00:00, nulls left out, 2 extra fields): ${figure('lightPython')}`, goal: `<= ${VALIDATION_TARGET_MS} ms`, verdict: byMedian('lightPython') },
     { figure: `zod compiled fast path (before), same pages: ${figure('zodCompiled')}; zod plain: ${figure('zodPlain')}`, goal: '', verdict: 'info' },
     ...(Object.keys(CLOSE_PATHS) as ClosePath[]).map((path) => ({ figure: `close-time module per page: ${CLOSE_PATHS[path]}: ${spreadOf(closeTime[path])}`, goal: '', verdict: 'info' as const })),
   ]
-  return { msPerPage, closeTime, rows, pass: v !== 'not met' }
+  return { msPerPage, closeTime, rows, pass: rows.every((row) => row.verdict !== 'not met') }
 }
 
 export function reportValidationCost(r: ValidationCost): string[] {
@@ -99,9 +117,11 @@ export function reportValidationCost(r: ValidationCost): string[] {
   return [
     `4. Response validation of a ${PAGE_LIMIT}-candle exchange_ohlcv page (JSON.parse not timed)`,
     line('SDK light checker (checkShape)     ', r.msPerPage.light),
+    line('  pages written +00:00             ', r.msPerPage.lightOffset),
+    line('  pages as a Python stack writes   ', r.msPerPage.lightPython),
     line('zod compiled fast path (before)    ', r.msPerPage.zodCompiled),
     line('zod plain parser                   ', r.msPerPage.zodPlain),
     ...(Object.keys(CLOSE_PATHS) as ClosePath[]).map((path) => line(`close-time: ${CLOSE_PATHS[path]}`.padEnd(35), r.closeTime[path])),
-    `  SDK: ${fmt(median(r.msPerPage.light))} ms/page (target <= ${VALIDATION_TARGET_MS})  ${verdict(r.pass)}`,
+    `  SDK (medians): ${fmt(median(r.msPerPage.light))} ms/page, +00:00 ${fmt(median(r.msPerPage.lightOffset))}, Python stack ${fmt(median(r.msPerPage.lightPython))} (target <= ${VALIDATION_TARGET_MS})  ${verdict(r.pass)}`,
   ]
 }

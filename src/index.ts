@@ -71,6 +71,7 @@ export type {
   PairCoverage,
   ExchangeCandle,
   AggregatedCandle,
+  AnyCandle,
   Interval,
   KnownInterval,
   Method,

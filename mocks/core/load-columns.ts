@@ -1,8 +1,8 @@
 import type { ExchangeCandle, KnownInterval } from '../../src/schemas/index.js'
-import type { ExchangeColumns } from '../data/exchange-columns.js'
+import type { ExchangeColumns } from '../data/overlay/exchange-columns.js'
 import { derivedCatalog } from '../data/export-files/derived-catalog.js'
-import type { OverlayStore } from '../data/overlay-store.js'
-import { putColumns } from '../data/series-edit.js'
+import type { OverlayStore } from '../data/overlay/overlay-store.js'
+import { putColumns } from '../data/overlay/series-edit.js'
 import { columnsPass } from './check-columns.js'
 import type { DataChange } from '../data/arranged-data.js'
 

@@ -1,4 +1,4 @@
-import type { AggregatedCandle, Asset, Exchange, ExchangeCandle } from '../../src/schemas/index.js'
+import type { AnyCandle, Asset, Exchange } from '../../src/schemas/index.js'
 import type { Plan } from './accounts.js'
 
 /*
@@ -8,8 +8,6 @@ import type { Plan } from './accounts.js'
  * takes the same bodies as JSON.
  */
 
-/** One row of a batch: an exchange candle, or an aggregated one (it has `exchanges` and `method`, no `exchange`). */
-export type ArrangedCandle = ExchangeCandle | AggregatedCandle
 
 /** One bad row of a batch: its index in the batch, the field (when one), and the rule it breaks. */
 export interface DataIssue {
@@ -75,7 +73,7 @@ export interface DataControl {
    *   open: 100, high: 110, low: 90, close: 105, base_volume: 2, quote_volume: 200,
    *   source_provider: 'test', source_channel: 'test', flag: null }]) // { candles: 1 }
    */
-  putCandles(candles: readonly ArrangedCandle[]): DataChange
+  putCandles(candles: readonly AnyCandle[]): DataChange
   /**
    * Drops candles: an outage, inclusive bounds. Returns how many were removed, counted up to the
    * service's now.

@@ -1,11 +1,10 @@
 import { formatTimestamp, parseTimestamp } from '../contract/close-time.js'
-import type { AggregatedCandle, ExchangeCandle, Flag } from '../schemas/index.js'
+import type { AggregatedCandle, AnyCandle, ExchangeCandle, Flag } from '../schemas/index.js'
 import { INTERVAL_MS, isKnownInterval } from '../schemas/known-values.js'
 import type { BucketGrid } from './bucket-grid.js'
 import { ResampleError } from './resample-error.js'
 import type { ResampledCandle } from './resampled-candle.js'
 
-type AnyCandle = ExchangeCandle | AggregatedCandle
 
 // The bucket keeps its strongest flag: outlier_excluded, then outlier, then a flag newer than this
 // package, then null. Ties keep the earliest.

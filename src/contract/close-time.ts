@@ -83,6 +83,9 @@ function dateOf(ts: string): number {
   return midnight
 }
 
+// Whether the last text read had a non-zero offset (its first 19 characters are then not UTC).
+let shifted = false
+
 /**
  * Epoch milliseconds of an ISO 8601 UTC instant in any form listed above; NaN when `text` is not
  * one (or carries sub-millisecond digits other than zero). Read by position, no regular
@@ -91,6 +94,7 @@ function dateOf(ts: string): number {
  * parseTimestamp('2025-12-30T00:01:00Z') === parseTimestamp('2025-12-30T00:01:00.000000+00:00') // true
  */
 export function parseTimestamp(ts: string): number {
+  shifted = false
   const n = ts.length
   if (n < 20) return Number.NaN
   const t = ts.charCodeAt(10)
@@ -126,6 +130,7 @@ export function parseTimestamp(ts: string): number {
   const om = rest === 0 ? 0 : rest === 2 ? twoDigits(ts, i + 3) : rest === 3 && ts.charCodeAt(i + 3) === COLON ? twoDigits(ts, i + 4) : -1
   if (oh < 0 || oh > 23 || om < 0 || om > 59) return Number.NaN
   if (oh === 0 && om === 0) return ms
+  shifted = true
   ms -= (c === MINUS ? -1 : 1) * (oh * 60 + om) * 60_000
   // An offset can move year 0000 or 9999 past what the canonical form can write.
   return ms < MIN_MS || ms > MAX_MS ? Number.NaN : ms
@@ -203,6 +208,9 @@ export function canonicalTimestamp(text: string): string | undefined {
   // Read, so only the separator, the zone and the fraction's length can differ from canonical.
   const n = text.length
   if (text.charCodeAt(10) === LETTER_T && text.charCodeAt(n - 1) === LETTER_Z && (n === 20 || (n === 24 && text.charCodeAt(19) === DOT && ms % 1000 !== 0))) return text
+  // The common other forms (`+00:00`, `.000000+00:00`, ...) of a whole second in UTC: the first 19
+  // characters are already canonical (a non-zero offset moved the instant: written anew).
+  if (!shifted && ms % 1000 === 0 && text.charCodeAt(10) === LETTER_T) return `${text.slice(0, 19)}Z`
   return formatTimestamp(ms)
 }
 

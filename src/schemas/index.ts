@@ -30,6 +30,7 @@ export { exchangeCandleSchema } from './exchange-candle.js'
 export type { ExchangeCandle } from './exchange-candle.js'
 export { aggregatedCandleSchema } from './aggregated-candle.js'
 export type { AggregatedCandle } from './aggregated-candle.js'
+export type { AnyCandle } from './any-candle.js'
 
 // Error bodies
 export { errorBodySchema, validationErrorBodySchema, validationIssueSchema } from './error-body.js'

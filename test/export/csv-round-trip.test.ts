@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { ExchangeCandle } from '../../src/schemas/index.js'
-import { csvLines } from '../../cli/export/sinks/csv-format.js'
+import { csvLines } from '../../cli/export/sinks/lines/csv-format.js'
 import { startMockServer, type RunningMockServer } from '../../mocks/server/index.js'
 import { runCli, startCli, waitFor } from './run-cli.js'
 

@@ -2,8 +2,8 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
-import { csvHeader, csvLines, parseCsvLine } from '../../cli/export/sinks/csv-format.js'
-import { cutPartialLastLine, scanLinesBackward } from '../../cli/export/sinks/tail-lines.js'
+import { csvHeader, csvLines, parseCsvLine } from '../../cli/export/sinks/lines/csv-format.js'
+import { cutPartialLastLine, scanLinesBackward } from '../../cli/export/sinks/lines/tail-lines.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'export-lines-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

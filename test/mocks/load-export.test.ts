@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { DataError } from '../../mocks/data/data-error.js'
 import { createMockService, type MockService } from '../../mocks/core/service/service.js'
 import { readExport } from '../../mocks/data/export-files/index.js'
+import { DataError as PublicDataError, LoadError as PublicLoadError } from '../../mocks/index.js'
 import { sqliteRows } from '../export/read-output.js'
 import { runCli, startCli, waitFor } from '../export/run-cli.js'
 
@@ -178,6 +179,11 @@ describe('load(source): every bad source is refused with its file and line, and 
 
   test('a missing file, a name of no known format', async () => {
     expect(await refusal(join(dir, 'nope.sqlite'))).toBe(`${join(dir, 'nope.sqlite')}: cannot read it (no such file or directory)`)
+    // What users catch, from the public entry (docs/testing.md): a LoadError, a kind of DataError, naming the file.
+    const missing = await empty().data.load(join(dir, 'nope.sqlite')).catch((e: unknown) => e)
+    expect(missing).toBeInstanceOf(PublicLoadError)
+    expect(missing).toBeInstanceOf(PublicDataError)
+    expect(missing).toMatchObject({ name: 'LoadError', file: join(dir, 'nope.sqlite') })
     const txt = join(dir, 'candles.txt')
     writeFileSync(txt, 'x')
     expect(await refusal(txt)).toMatch(/candles\.txt: cannot tell its format from the name: .*\.sqlite or \.db \(SQLite\), \.csv, \.jsonl, or a Parquet dataset's directory/)

@@ -1,9 +1,9 @@
-import type { AggregatedCandle, ExchangeCandle } from '../../../src/index.js'
+import type { AnyCandle } from '../../../src/schemas/index.js'
 import { ExportError } from '../plan/export-error.js'
 import type { Series } from '../plan/series.js'
 
-/** A candle of either endpoint. */
-export type AnyCandle = ExchangeCandle | AggregatedCandle
+// The one candle union (src/schemas/any-candle.ts), for the sinks and their callers.
+export type { AnyCandle }
 
 /** Where pages go. Each page is written whole or not at all, so an interrupted run resumes cleanly. */
 export interface Sink {

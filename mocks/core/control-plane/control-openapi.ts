@@ -3,9 +3,20 @@ import { componentSchemas, inlineSchema, type SchemaMeta } from '../../../src/op
 import { assetSchema, errorBodySchema, exchangeSchema, validationErrorBodySchema, validationIssueSchema } from '../../../src/schemas/index.js'
 import { planSchema } from '../../data/accounts.js'
 import { MAX_CONTROL_BODY, MAX_DATA_BODY } from './control-limits.js'
-import { arrangedCandleSchema, dataChangeSchema, generateSpecSchema, keyPutAnswerSchema, keyPutBodySchema } from './data-schemas.js'
-import { clockUpdateSchema } from './control-plane-bodies.js'
-import { clockSchema, faultIdSchema, healthSchema, pendingFaultSchema, usageSchema, waitTimeoutSchema } from './control-schemas.js'
+import {
+  anyCandleSchema,
+  clockSchema,
+  clockUpdateSchema,
+  dataChangeSchema,
+  faultIdSchema,
+  generateSpecSchema,
+  healthSchema,
+  keyPutAnswerSchema,
+  keyPutBodySchema,
+  pendingFaultSchema,
+  usageSchema,
+  waitTimeoutSchema,
+} from './control-schemas.js'
 import { faultSchema, latencySchema } from '../faults/fault-schema.js'
 import { journalEntrySchema, rejectionReasonSchema } from '../journal/journal-entry.js'
 import { MAX_WAIT_MS, requestsQuerySchema } from '../journal/requests-query.js'
@@ -48,7 +59,7 @@ function registry() {
   r.add(errorBodySchema, { id: 'ErrorBody' })
   r.add(validationErrorBodySchema, { id: 'ValidationErrorBody' })
   r.add(validationIssueSchema, { id: 'ValidationIssue' })
-  r.add(arrangedCandleSchema, { id: 'ArrangedCandle', description: 'An exchange candle (with `exchange`, `source_provider`, `source_channel`) or an aggregated one (with `method` and `exchanges`): the rows `GET /v1/exchange_ohlcv` and `GET /v1/aggregated_ohlcv` answer.' })
+  r.add(anyCandleSchema, { id: 'AnyCandle', description: 'An exchange candle (with `exchange`, `source_provider`, `source_channel`) or an aggregated one (with `method` and `exchanges`): the rows `GET /v1/exchange_ohlcv` and `GET /v1/aggregated_ohlcv` answer.' })
   r.add(dataChangeSchema, { id: 'DataChange', description: 'How many candles the change stored, generated or removed.' })
   r.add(generateSpecSchema, { id: 'GenerateSpec', description: 'A procedural series from the default dataset\'s model: close times `from` to `to` inclusive (ISO datetime or date, or epoch ms), on the interval\'s grid; `seed` (default 1), `price` level (default 100), `volatility` (default 1).' })
   r.add(exchangeSchema, { id: 'Exchange', description: 'An exchange as `GET /v1/exchanges` lists it; `name` may be left to the path. A `closing_date` ends its history there.' })
@@ -159,7 +170,7 @@ export function buildControlPlaneOpenApi(): Record<string, unknown> {
           operationId: 'putCandles',
           summary: 'Store candles at their close times, replacing what their series had there; new series and pairs join the catalog',
           description: `The batch is checked whole first: a bad row is a 422 naming every bad row by index and rule, and nothing changes. Takes up to ${MAX_DATA_BODY / 1024 / 1024} MiB (MAX_DATA_BODY; 100,000 candles are about 25 MB).`,
-          requestBody: body({ type: 'array', items: ref('ArrangedCandle') }),
+          requestBody: body({ type: 'array', items: ref('AnyCandle') }),
           responses: guarded({ 200: json(ref('DataChange'), 'Stored.'), 413: DATA_TOO_LARGE, 422: ROW_INVALID }),
         },
         delete: {

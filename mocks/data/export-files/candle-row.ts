@@ -1,6 +1,6 @@
 import { formatTimestamp } from '../../../src/contract/index.js'
-import type { ArrangedCandle } from '../arranged-data.js'
-import { PRICE_COLUMNS, type Kind } from './columns.js'
+import type { AnyCandle } from '../../../src/schemas/index.js'
+import { AGGREGATED_COLUMNS, EXCHANGE_COLUMNS, PRICE_COLUMNS, type Kind } from './columns.js'
 
 /*
  * One row as a candle: an API candle, or a row as an export stores it (CSV text, SQLite's JSON
@@ -88,7 +88,7 @@ export function kindOf(row: Record<string, unknown>): Kind {
  * wrote may carry an id or a timestamp of its own. A misspelt field still shows: the field it
  * stands for is missing.
  */
-export function candleFromRow(row: unknown): ArrangedCandle {
+export function candleFromRow(row: unknown): AnyCandle {
   if (row === null || typeof row !== 'object' || Array.isArray(row)) throw new RowProblem(`expected a candle object, got ${Array.isArray(row) ? 'an array' : describe(row)}`)
   const r = row as Record<string, unknown>
   const kind = kindOf(r)

@@ -1,6 +1,6 @@
 import { INTERVAL_MS, isKnownInterval, type Asset, type Exchange } from '../../../src/schemas/index.js'
-import type { ArrangedCandle } from '../arranged-data.js'
-import { defaultDataset } from '../default-dataset.js'
+import type { AnyCandle } from '../../../src/schemas/index.js'
+import { defaultDataset } from '../procedural/default-dataset.js'
 
 /** What the derived catalog is checked against: the service's exchanges and assets. */
 export interface KnownCatalog {
@@ -28,7 +28,7 @@ export function guessAssetType(ticker: string): Asset['asset_type'] {
  * to be served as it was; known exchanges and assets are kept as they are (and their lifetimes
  * still apply). An aggregated candle's contributing exchanges count as named.
  */
-export function derivedCatalog(candles: readonly ArrangedCandle[], known: KnownCatalog): { exchanges: Exchange[]; assets: Asset[] } {
+export function derivedCatalog(candles: readonly AnyCandle[], known: KnownCatalog): { exchanges: Exchange[]; assets: Asset[] } {
   // Known names are asked once. Unknown exchanges keep their earliest close_ts per interval, as
   // text: the service's form sorts as time does, so a row costs a comparison, not a Date.parse.
   const isKnownExchange = new Map<string, boolean>()
@@ -38,7 +38,7 @@ export function derivedCatalog(candles: readonly ArrangedCandle[], known: KnownC
   let last: { first: string } | undefined
   const tickers = new Map<string, boolean>()
   const newAssets: Asset[] = []
-  const noteExchange = (name: string, c: ArrangedCandle) => {
+  const noteExchange = (name: string, c: AnyCandle) => {
     let knownHere = isKnownExchange.get(name)
     if (knownHere === undefined) isKnownExchange.set(name, (knownHere = typeof name !== 'string' || name === '' || known.exchange(name) !== undefined))
     if (knownHere) return

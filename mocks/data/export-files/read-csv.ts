@@ -1,5 +1,5 @@
 import { formatTimestamp, parseTimestamp } from '../../../src/contract/index.js'
-import type { ArrangedCandle } from '../arranged-data.js'
+import type { AnyCandle } from '../../../src/schemas/index.js'
 import { RowProblem, toExchanges, toFlag, toNumber, toText } from './candle-row.js'
 import { AGGREGATED_COLUMNS, EXCHANGE_COLUMNS, type Kind } from './columns.js'
 import { parseCsvLine } from './csv-line.js'
@@ -9,7 +9,7 @@ import { forEachLineOf } from './read-lines.js'
 
 /** The candles of a CSV file, and the line each starts on (a quoted line break makes a record span lines). */
 export interface CsvCandles {
-  candles: ArrangedCandle[]
+  candles: AnyCandle[]
   lineOf(index: number): number
 }
 
@@ -40,7 +40,7 @@ function columnsOf(header: string, label: string): { kind: Kind; at: number[] } 
  * cannot read.
  */
 export function readCsv(path: string, label: string): CsvCandles {
-  const out: ArrangedCandle[] = []
+  const out: AnyCandle[] = []
   // Where records stop being one line each: from candle atIndex[k] on, lines are shifted by shift[k].
   const atIndex: number[] = []
   const shift: number[] = []

@@ -1,4 +1,5 @@
-import type { ArrangedCandle, LoadSource } from '../arranged-data.js'
+import type { LoadSource } from '../arranged-data.js'
+import type { AnyCandle } from '../../../src/schemas/index.js'
 import { RowProblem, candleFromRow } from './candle-row.js'
 import { LoadError } from './load-error.js'
 import { nodeBuiltin } from './node-builtins.js'
@@ -7,7 +8,7 @@ import { readJsonLines } from './read-jsonl.js'
 import { readParquetDataset } from './read-parquet.js'
 import { readSqlite } from './read-sqlite.js'
 import { readSqliteColumns } from './read-sqlite-columns.js'
-import type { ExchangeColumns } from '../exchange-columns.js'
+import type { ExchangeColumns } from '../overlay/exchange-columns.js'
 
 /** The formats by file name: what `market-candles export --out` takes. */
 const BY_EXTENSION: Record<string, 'sqlite' | 'csv' | 'jsonl'> = { '.sqlite': 'sqlite', '.db': 'sqlite', '.csv': 'csv', '.jsonl': 'jsonl' }
@@ -27,13 +28,13 @@ const BY_EXTENSION: Record<string, 'sqlite' | 'csv' | 'jsonl'> = { '.sqlite': 's
  * const candles = await readExport('btc.sqlite')
  * const same = await readExport([{ exchange: 'bitstamp', interval: '1d', base: 'BTC', quote: 'USD', close_ts: '2025-01-02T00:00:00Z', open: '1', high: '2', low: '1', close: '2', base_volume: '3', quote_volume: '4.5', source_provider: 'p', source_channel: 'rest', flag: '' }])
  */
-export async function readExport(source: LoadSource): Promise<ArrangedCandle[]> {
+export async function readExport(source: LoadSource): Promise<AnyCandle[]> {
   return (await readExportFile(source)).candles
 }
 
 /** What {@link readExportFile} read: the candles, and where each came from, for messages. */
 export interface ReadExport {
-  candles: ArrangedCandle[]
+  candles: AnyCandle[]
   /** `btc.csv line 7: bitstamp BTC/USD 1d 2025-01-02T00:00:00Z`; undefined for rows in memory (their index names them). */
   origin(index: number): string | undefined
 }
@@ -103,8 +104,8 @@ function filePath(source: string | URL): string {
   return nodeBuiltin('node:url').fileURLToPath(url)
 }
 
-function fromRows(rows: readonly unknown[]): ArrangedCandle[] {
-  const out = new Array<ArrangedCandle>(rows.length)
+function fromRows(rows: readonly unknown[]): AnyCandle[] {
+  const out = new Array<AnyCandle>(rows.length)
   for (let i = 0; i < rows.length; i++) {
     try {
       out[i] = candleFromRow(rows[i])
@@ -116,7 +117,7 @@ function fromRows(rows: readonly unknown[]): ArrangedCandle[] {
   return out
 }
 
-function withOrigins(candles: ArrangedCandle[], path: string, lineOf: ((index: number) => number) | undefined): ReadExport {
+function withOrigins(candles: AnyCandle[], path: string, lineOf: ((index: number) => number) | undefined): ReadExport {
   return {
     candles,
     origin(index) {

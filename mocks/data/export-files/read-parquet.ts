@@ -1,5 +1,5 @@
 import { formatTimestamp } from '../../../src/contract/index.js'
-import type { ArrangedCandle } from '../arranged-data.js'
+import type { AnyCandle } from '../../../src/schemas/index.js'
 import { RowProblem, candleFromRow } from './candle-row.js'
 import { LoadError } from './load-error.js'
 import { nodeBuiltin } from './node-builtins.js'
@@ -14,7 +14,7 @@ const SERIES_KEYS = ['base', 'quote', 'interval'] as const
  * unfinished by a killed export (`.parquet.tmp`) is not data and is skipped, as the export's next
  * run deletes it.
  */
-export async function readParquetDataset(dir: string, label: string): Promise<ArrangedCandle[]> {
+export async function readParquetDataset(dir: string, label: string): Promise<AnyCandle[]> {
   const fs = nodeBuiltin('node:fs')
   const path = nodeBuiltin('node:path')
   let hyparquet: typeof import('hyparquet')
@@ -27,7 +27,7 @@ export async function readParquetDataset(dir: string, label: string): Promise<Ar
   if (files.length === 0) throw new LoadError(`${label}: a directory without .parquet files: not a Parquet dataset of market-candles export`, label)
   const zstd = nodeBuiltin('node:zlib').zstdDecompressSync as ((input: Uint8Array) => Uint8Array) | undefined
   const compressors = zstd === undefined ? {} : { ZSTD: (input: Uint8Array) => new Uint8Array(zstd(input)) }
-  const out: ArrangedCandle[] = []
+  const out: AnyCandle[] = []
   for (const file of files) {
     const where = `${label}${path.sep}${file}`
     const series = seriesOf(file.split(/[\\/]/).slice(0, -1), where, label)

@@ -1,6 +1,6 @@
 import { parseTimestamp } from '../../../src/contract/index.js'
 import { INTERVAL_MS, isKnownInterval } from '../../../src/schemas/index.js'
-import type { CandleSource, ExchangeColumns } from '../exchange-columns.js'
+import type { CandleSource, ExchangeColumns } from '../overlay/exchange-columns.js'
 import { EXCHANGE_COLUMNS } from './columns.js'
 import { nodeBuiltin } from './node-builtins.js'
 import { RunBuilder } from './run-builder.js'
@@ -78,6 +78,7 @@ function readRuns(db: Database): ExchangeColumns[] | undefined {
       const chunk = rows.all(s, interval, base, quote, after, provider, channel) as unknown as unknown[][]
       for (const r of chunk) {
         const closeTs = r[0]
+        // Any ISO 8601 form of a UTC instant (D13); written back canonical.
         const t = typeof closeTs === 'string' ? parseTimestamp(closeTs) : Number.NaN
         // By index: destructuring a row goes through the iterator protocol.
         const o = r[1]

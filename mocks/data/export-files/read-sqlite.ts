@@ -1,4 +1,4 @@
-import type { ArrangedCandle } from '../arranged-data.js'
+import type { AnyCandle } from '../../../src/schemas/index.js'
 import { RowProblem, toExchanges } from './candle-row.js'
 import { AGGREGATED_COLUMNS, EXCHANGE_COLUMNS, type Kind } from './columns.js'
 import { LoadError } from './load-error.js'
@@ -24,7 +24,7 @@ const CHUNK = 8192
  * them share one string or array; rows come as arrays (`setReturnArrays`), a chunk at a time
  * through `all()` (faster than `iterate()` row by row). The file is mapped in memory, read only.
  */
-export function readSqlite(path: string, label: string): ArrangedCandle[] {
+export function readSqlite(path: string, label: string): AnyCandle[] {
   const { DatabaseSync } = nodeBuiltin('node:sqlite')
   let db: Database
   try {
@@ -42,7 +42,7 @@ export function readSqlite(path: string, label: string): ArrangedCandle[] {
     }
     const tables = TABLES.filter((t) => present.has(t.table))
     if (tables.length === 0) throw new LoadError(`${label}: holds neither an exchange_candles nor an aggregated_candles table: not a file market-candles export wrote`, label)
-    const out: ArrangedCandle[] = []
+    const out: AnyCandle[] = []
     for (const t of tables) {
       const columns = (db.prepare(`PRAGMA table_info(${t.table})`).all() as Array<{ name: string }>).map((c) => c.name)
       const missing = t.columns.filter((c) => !columns.includes(c))
@@ -55,7 +55,7 @@ export function readSqlite(path: string, label: string): ArrangedCandle[] {
   }
 }
 
-function readTable(db: Database, t: (typeof TABLES)[number], label: string, out: ArrangedCandle[]): void {
+function readTable(db: Database, t: (typeof TABLES)[number], label: string, out: AnyCandle[]): void {
   const exchangeKind = t.kind === 'exchange'
   // The columns that repeat row after row (the source, the contributors; a flag is rare) cross as
   // one NULL while they equal the values bound (the previous row's), else as one JSON array.
