@@ -16,7 +16,6 @@ const ROOMS: Record<string, readonly string[]> = {
   'mocks/data/export-files': ['mocks/data/*', 'mocks/data/procedural', 'mocks/data/overlay'],
   // mocks/core: the service, no HTTP and no MSW; its rooms from the bottom up
   'mocks/core/message': [],
-  'mocks/core/encode': [],
   'mocks/core/state': ['mocks/core/message', 'mocks/data'],
   'mocks/core/faults': ['mocks/core/message'],
   'mocks/core/journal': ['mocks/core/faults', 'mocks/core/message'],
