@@ -1,4 +1,4 @@
-import { CANONICAL_TIMESTAMP, canonicalTimestamp, timestampProblem } from '../contract/close-time.js'
+import { canonicalTimestamp, isCanonicalTimestamp, timestampProblem } from '../contract/close-time.js'
 
 /*
  * A light description of a JSON value's shape and its checker: what the SDK validates 200 bodies
@@ -61,9 +61,11 @@ function failsInline(shape: Shape, x: string, p: string): string | undefined {
     case 'number':
       return `typeof ${x}!='number'||!f(${x})`
     case 'format':
-    case 'instant':
-      // An instant passes inline only when canonical: any other form comes out rewritten.
       return `typeof ${x}!='string'||!${p}.test(${x})`
+    case 'instant':
+      // An instant passes inline only when canonical (`k`, read by position: cheaper than a
+      // pattern); any other form comes out rewritten.
+      return `typeof ${x}!='string'||!k(${x})`
     case 'nullable': {
       const inner = failsInline(shape.inner, x, p)
       return inner && `${x}!==null&&(${inner})`
@@ -80,7 +82,7 @@ function failsInline(shape: Shape, x: string, p: string): string | undefined {
 }
 
 const patternOf = (shape: Shape): RegExp | undefined =>
-  shape.kind === 'format' ? shape.pattern : shape.kind === 'instant' ? CANONICAL_TIMESTAMP : shape.kind === 'nullable' || shape.kind === 'null-default' ? patternOf(shape.inner) : undefined
+  shape.kind === 'format' ? shape.pattern : shape.kind === 'nullable' || shape.kind === 'null-default' ? patternOf(shape.inner) : undefined
 const isString = (v: unknown) => typeof v === 'string'
 
 /**
@@ -109,7 +111,7 @@ function compileTest(shape: Shape): Test | undefined {
   // Holes of an array fail here and are walked (walking skips them, as Array.prototype.every does).
   const source = shape.kind === 'array' ? `if(!Array.isArray(v))return!1;for(let i=0;i<v.length;i++){const o=v[i];${body}}return!0` : `const o=v;${body}return!0`
   try {
-    return new Function('t', 'p', 'f', 's', `return function(v){${source}}`)(tests, patterns, Number.isFinite, isString) as Test
+    return new Function('t', 'p', 'f', 's', 'k', `return function(v){${source}}`)(tests, patterns, Number.isFinite, isString, isCanonicalTimestamp) as Test
   } catch {
     return undefined
   }
@@ -139,7 +141,7 @@ function compileRepair(shape: Shape): Repair | undefined {
     const p = `p[${i}]`
     lines.push(`let ${x}=o[${JSON.stringify(keys[i])}];`)
     if (field.kind === 'instant') {
-      lines.push(`if(typeof ${x}!='string')return;if(!${p}.test(${x})){${x}=c(${x});if(${x}===undefined)return}`)
+      lines.push(`if(typeof ${x}!='string')return;${x}=c(${x});if(${x}===undefined)return;`)
       continue
     }
     const inner = field.kind === 'null-default' ? field.inner : field
@@ -151,7 +153,7 @@ function compileRepair(shape: Shape): Repair | undefined {
   const one = `if(typeof o!='object'||o===null||Array.isArray(o))return;${lines.join('')}return${literal}`
   const source = `if(!Array.isArray(v))return;const out=new Array(v.length);for(let i=0;i<v.length;i++){const r=one(v[i]);if(r===undefined)return;out[i]=r}return out`
   try {
-    return new Function('p', 'f', 's', 'c', `function one(o){${one}}return function(v){${source}}`)(patterns, Number.isFinite, isString, canonicalTimestamp) as Repair
+    return new Function('p', 'f', 's', 'c', 'k', `function one(o){${one}}return function(v){${source}}`)(patterns, Number.isFinite, isString, canonicalTimestamp, isCanonicalTimestamp) as Repair
   } catch {
     return undefined
   }
