@@ -4,6 +4,7 @@ import type { Kind } from './columns.js'
 import { loadSqlite } from './load-sqlite.js'
 import { OutputError, type Sink } from './sink.js'
 import { SqliteRows } from './sqlite-rows.js'
+import { parseTimestamp } from '../../../src/contract/close-time.js'
 
 // The tables `load` reads back (mocks/data/export-files/sqlite-tables.ts: one text for both sides).
 const SCHEMA = `CREATE TABLE IF NOT EXISTS ${EXCHANGE_TABLE};
@@ -42,7 +43,7 @@ export async function openSqlite(path: string, kind: Kind): Promise<Sink> {
   return {
     lastStored(series: Series) {
       const found = maxOf.get(series.source!, series.interval, series.base, series.quote) as { last: string | null } | undefined
-      return found?.last == null ? undefined : Date.parse(found.last)
+      return found?.last == null ? undefined : parseTimestamp(found.last)
     },
     write(_series, candles) {
       db.exec('BEGIN')
