@@ -97,7 +97,7 @@ export default defineConfig([
     plugins: [cjsMswGuard],
   },
   {
-    entry: { cli: 'cli/main.ts', 'export-worker': 'cli/export/worker-entry.ts', 'export-sink': 'cli/export/sink-thread/thread-entry.ts' },
+    entry: { cli: 'cli/main.ts', 'export-worker': 'cli/export/threads/worker-entry.ts', 'export-sink': 'cli/export/sink-thread/thread-entry.ts' },
     format: ['esm'],
     sourcemap: true,
     define,

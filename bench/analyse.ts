@@ -6,7 +6,7 @@ import { measureParquetExport, type ParquetExportBench } from './parquet-export.
 import { HEAP_FLAT_MB, RESAMPLE_CANDLES, RESAMPLE_TARGET_PER_S, measureResampleSpeed, type ResampleSpeed } from './resample-speed.js'
 import { runChildForResult } from './child-result.js'
 import { fmt, median, withSpread } from './stats.js'
-import { verdictOf, type BenchRow } from './table.js'
+import { verdictOfOne, verdictOfRuns, type BenchRow } from './table.js'
 
 /** Resample over the 10 M candles held in one array: source candles per second of wall and CPU time, per round. */
 interface InMemoryResample {
@@ -42,7 +42,7 @@ export async function measureAnalyse(): Promise<AnalyseBench> {
     {
       figure: `analyse a resample 10 M 1m candles in memory (one array) -> 15m, per second of CPU time: ${withSpread(M(inMemory.cpu), 1)} M source candles/s; of wall time: ${withSpread(M(inMemory.wall), 1)} M/s`,
       goal: `>= ${RESAMPLE_TARGET_PER_S / 1e6} M/s`,
-      verdict: verdictOf(Math.min(...inMemory.cpu), Math.max(...inMemory.cpu), RESAMPLE_TARGET_PER_S),
+      verdict: verdictOfRuns(inMemory.cpu, RESAMPLE_TARGET_PER_S),
     },
     {
       figure: `analyse a resample 10 M 1m candles made by a generator as they are consumed (making them included), per second of CPU time: ${withSpread(M(resample.totalCpu), 1)} M source candles/s (resample's own share: ${withSpread(M(resample.ownCpu.filter(Number.isFinite)), 1)} M/s)`,
@@ -57,12 +57,12 @@ export async function measureAnalyse(): Promise<AnalyseBench> {
     {
       figure: `analyse a heap after a full GC, at 10 M source candles - at 1 M: ${fmt(resample.heapMb.growth, 2)} MB`,
       goal: `<= ${HEAP_FLAT_MB} MB (flat)`,
-      verdict: verdictOf(resample.heapMb.growth, resample.heapMb.growth, HEAP_FLAT_MB, true),
+      verdict: verdictOfOne(resample.heapMb.growth, HEAP_FLAT_MB, true),
     },
     {
       figure: `analyse b export, no rate limit, ${parquet.candles / 1000}k candles: Parquet ${withSpread(K(parquet.rates.parquet), 0)}k/s, SQLite ${withSpread(K(parquet.rates.sqlite), 0)}k/s; Parquet / SQLite ${withSpread(ratios, 2)}`,
       goal: '>= 1.00 (Parquet / SQLite)',
-      verdict: parquet.complete ? verdictOf(Math.min(...ratios), Math.max(...ratios), 1) : 'not measured',
+      verdict: parquet.complete ? verdictOfRuns(ratios, 1) : 'not measured',
     },
     {
       figure: `analyse b the same per second of the export's CPU time: Parquet ${withSpread(K(parquet.cpuRates.parquet), 0)}k/s, SQLite ${withSpread(K(parquet.cpuRates.sqlite), 0)}k/s; Parquet / SQLite ${withSpread(cpuRatios, 2)}`,

@@ -19,7 +19,7 @@ import type { MemoryStage } from './arranged-data-memory-child.js'
 import { runChildForResult } from './child-result.js'
 import { HEADERS, NOW } from './fixtures.js'
 import { fmt, median, spread, withSpread } from './stats.js'
-import { verdictOf, type BenchRow } from './table.js'
+import { verdictOfRuns, type BenchRow } from './table.js'
 
 /** A page with arranged candles may cost at most this much more than a page of the default data. */
 export const ARRANGED_PAGE_GOAL = 1.1
@@ -134,11 +134,10 @@ export async function measureArrangedData(): Promise<ArrangedDataCost> {
   const memory: MemoryStage[][] = []
   for (let r = 0; r < MEMORY_RUNS; r++) memory.push(await runChildForResult<MemoryStage[]>(MEMORY_CHILD, [], 300_000, undefined, ['--expose-gc']))
   const rows: BenchRow[] = pages.map((d) => {
-    const { low, high } = spread(d.groups)
     return {
       figure: `a 1000-candle page with 10 arranged candles / a page of the default data, ${d.label}: ${withSpread(d.groups, 3)}×`,
       goal: `<= ${ARRANGED_PAGE_GOAL}×`,
-      verdict: verdictOf(low, high, ARRANGED_PAGE_GOAL, true),
+      verdict: verdictOfRuns(d.groups, ARRANGED_PAGE_GOAL, true),
     }
   })
   for (const d of control) {
@@ -146,11 +145,10 @@ export async function measureArrangedData(): Promise<ArrangedDataCost> {
   }
   const added = (key: 'rssMb' | 'heapUsedMb') => memory.map((run) => run[2]![key] - run[0]![key])
   for (const key of ['rssMb', 'heapUsedMb'] as const) {
-    const { low, high } = spread(added(key))
     rows.push({
       figure: `1,000 sessions arranging 10 candles each, added ${key === 'rssMb' ? 'RSS' : 'heapUsed'}: ${withSpread(added(key), 1, ' MB')}`,
       goal: `< ${SESSIONS_MEMORY_GOAL_MB} MB`,
-      verdict: verdictOf(low, high, SESSIONS_MEMORY_GOAL_MB, true),
+      verdict: verdictOfRuns(added(key), SESSIONS_MEMORY_GOAL_MB, true),
     })
   }
   return { directions: pages, control, memory, rows, pass: rows.every((r) => r.verdict !== 'not met') }

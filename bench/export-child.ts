@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs'
 import { Writable } from 'node:stream'
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
 import { runExport } from '../cli/export/index.js'
-import { EXPORT_WORKER_LIMITS, useExportHeapGrowth } from '../cli/export/run-in-worker.js'
+import { EXPORT_WORKER_LIMITS, useExportHeapGrowth } from '../cli/export/threads/run-in-worker.js'
 import type { ProgressReporter, ReporterContext } from '../cli/export/progress/index.js'
 import { API_KEY } from './fixtures.js'
 
@@ -152,7 +152,7 @@ async function rawRun(): Promise<ExportChildResult> {
   return { exitCode: 0, candles, pages: urls.length, requests: urls.length, rateLimited: 0, responseSpanMs: span, writeSpanMs: span, rss: [], peakRssMb: process.memoryUsage.rss() / MB, cpuMs }
 }
 
-/** The export in a worker with the CLI's own heap limits and growth (see cli/export/run-in-worker.ts). */
+/** The export in a worker with the CLI's own heap limits and growth (see cli/export/threads/run-in-worker.ts). */
 function exportInWorker(): Promise<ExportChildResult> {
   useExportHeapGrowth()
   const worker = new Worker(new URL(import.meta.url), { workerData: [mode, json], resourceLimits: { ...EXPORT_WORKER_LIMITS } })

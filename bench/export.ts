@@ -25,7 +25,7 @@ import type { ExportChildConfig, ExportChildResult } from './export-child.js'
 import { API_KEY, NOW } from './fixtures.js'
 import { fmt, median, verdict } from './stats.js'
 import { POSTGRES_MISSING, startPostgres } from '../test/support/postgres-server.js'
-import { verdictOf, type BenchRow } from './table.js'
+import { verdictOfOne, verdictOfRuns, type BenchRow } from './table.js'
 import { fullPageRange, type WalkRange } from './walk-range.js'
 
 const CHILD = 'bench/export-child.ts'
@@ -188,21 +188,21 @@ export async function measureExport(): Promise<ExportBench> {
         const rateRow: BenchRow = {
           figure: `6a export at the rate limit (latency 250 ms, ${RATE_PAGES} pages, ${RATE_ROUNDS} rounds): ${fmt(median(rate.rates), 2)} requests/s (${rate.rates.map((r) => fmt(r, 2)).join(', ')}), ${rate.rounds.reduce((n, r) => n + r.run.rateLimited, 0)} × 429`,
           goal: `>= ${EXPORT_RATE_TARGET}/s, no 429`,
-          verdict: rate.rounds.some((r) => r.run.rateLimited > 0) ? 'not met' : verdictOf(Math.min(...rate.rates), Math.max(...rate.rates), EXPORT_RATE_TARGET),
+          verdict: rate.rounds.some((r) => r.run.rateLimited > 0) ? 'not met' : verdictOfRuns(rate.rates, EXPORT_RATE_TARGET),
         }
         const rows: BenchRow[] = [
           rateRow,
           ...memory.map((m): BenchRow => ({
             figure: `6b RSS into ${SINK_NAMES[m.sink]} after ${MEMORY_TO / 1e6} M candles - after ${MEMORY_FROM / 1e3} k: ${fmt(m.growthMb, 1)} MB (${fmt(m.from, 0)} → ${fmt(m.to, 0)})`,
             goal: `<= ${MEMORY_GROWTH_TARGET_MB} MB`,
-            verdict: verdictOf(m.growthMb, m.growthMb, MEMORY_GROWTH_TARGET_MB, true),
+            verdict: verdictOfOne(m.growthMb, MEMORY_GROWTH_TARGET_MB, true),
           })),
           ...measured.map((sink): BenchRow => {
             const t = sinks[sink]!
             return {
               figure: `6c into ${SINK_NAMES[sink]}, no rate limit: ${fmt(median(t.rates) / 1000, 0)}k candles/s (${spread(t.rates)}) = ${fmt(median(t.ratios), 2)}× the raw loop (${fmt(Math.min(...t.ratios), 2)}–${fmt(Math.max(...t.ratios), 2)}, each run beside its own raw run)`,
               goal: `>= ${RATIO_TARGET}× raw`,
-              verdict: t.candles.some((n) => n !== range.candles) ? 'not met' : verdictOf(Math.min(...t.ratios), Math.max(...t.ratios), RATIO_TARGET),
+              verdict: t.candles.some((n) => n !== range.candles) ? 'not met' : verdictOfRuns(t.ratios, RATIO_TARGET),
             }
           }),
           ...(pg === undefined ? [{ figure: `6c into PostgreSQL: ${POSTGRES_MISSING}`, goal: `>= ${RATIO_TARGET}× raw`, verdict: 'not measured' as const }] : []),
@@ -211,7 +211,7 @@ export async function measureExport(): Promise<ExportBench> {
             return { figure: `6c into ${SINK_NAMES[sink]} written on the export's own thread, for comparison: ${fmt(median(t.ratios), 2)}× raw (${fmt(Math.min(...t.ratios), 2)}–${fmt(Math.max(...t.ratios), 2)})`, goal: '', verdict: 'info' }
           }),
           { figure: `6c raw fetch + JSON.parse over the same pages, 8 in flight: ${fmt(median(raw.rates) / 1000, 0)}k candles/s (${spread(raw.rates)})`, goal: '', verdict: 'info' },
-          { figure: `6c into SQLite: ${fmt(median(sqlite.rates) / 1000, 0)}k candles/s (${spread(sqlite.rates)})`, goal: `>= ${THROUGHPUT_TARGET / 1000}k/s`, verdict: verdictOf(Math.min(...sqlite.rates), Math.max(...sqlite.rates), THROUGHPUT_TARGET) },
+          { figure: `6c into SQLite: ${fmt(median(sqlite.rates) / 1000, 0)}k candles/s (${spread(sqlite.rates)})`, goal: `>= ${THROUGHPUT_TARGET / 1000}k/s`, verdict: verdictOfRuns(sqlite.rates, THROUGHPUT_TARGET) },
           {
             figure: `6c per second of client CPU time: raw ${fmt(median(raw.cpuRates) / 1000, 0)}k; ${measured.map((sink) => `${SINK_NAMES[sink]} ${fmt(median(sinks[sink]!.cpuRates) / 1000, 0)}k`).join(', ')}`,
             goal: '',

@@ -13,7 +13,7 @@ import { HEADERS, NOW } from './fixtures.js'
 import { createPageSet } from './page-set.js'
 import { prefetchForwardPages } from './prefetch-pages.js'
 import { fmt, median, spread, withSpread } from './stats.js'
-import { verdictOf, type BenchRow } from './table.js'
+import { verdictOfRuns, type BenchRow } from './table.js'
 import { createWrk, ensureWrk, type WrkRun } from './wrk.js'
 
 /** Journal on must keep at least this share of the rate with it off (at most 5 % slower). */
@@ -152,14 +152,13 @@ export async function measureJournalCost(): Promise<JournalCost> {
     if (kept.length !== 1000) throw new Error(`the journal-on server kept ${kept.length} requests, not 1000`)
     const rows = kinds.flatMap((k): BenchRow[] => {
       const r = ratios(k)
-      const { low, high } = spread(r)
       // Server CPU per page, off / on: less swayed than the rate when other processes share the cores.
       const cpu = k.on.map((x, i) => k.off[i]!.serverCpuMs / k.off[i]!.requests / (x.serverCpuMs / x.requests))
       return [
         {
           figure: `journal on / off, ${k.label}: ${withSpread(r, 3)} (${int(median(k.on.map((x) => x.rate)))} / ${int(median(k.off.map((x) => x.rate)))} pages/s)`,
           goal: `>= ${JOURNAL_GOAL}`,
-          verdict: verdictOf(low, high, JOURNAL_GOAL),
+          verdict: verdictOfRuns(r, JOURNAL_GOAL),
         },
         { figure: `journal: server CPU per page off / on, ${k.label}: ${withSpread(cpu, 3)}`, goal: '', verdict: 'info' },
       ]
@@ -170,12 +169,12 @@ export async function measureJournalCost(): Promise<JournalCost> {
     rows.unshift({
       figure: `journal's own work per request / server CPU of a limit=10 page: ${withSpread(share.map((x) => x * 100), 2, ' %')} (${fmt(median(recordNs), 0)} ns / ${fmt(cheapest / 1000, 1)} µs)`,
       goal: `<= ${fmt((1 - JOURNAL_GOAL) * 100, 0)} %`,
-      verdict: verdictOf(spread(share).low, spread(share).high, 1 - JOURNAL_GOAL, true),
+      verdict: verdictOfRuns(share, 1 - JOURNAL_GOAL, true),
     })
     rows.unshift({
       figure: `service core CPU per request, journal on / off (in-process, alternating blocks of ${CORE_BLOCK} limit=10 requests): ${fmt(median(coreGroups), 3)} (${fmt(spread(coreGroups).low, 3)}–${fmt(spread(coreGroups).high, 3)} over ${CORE_GROUPS} groups of ${CORE_PAIRS} pairs)`,
       goal: `<= ${fmt(2 - JOURNAL_GOAL, 2)}`,
-      verdict: verdictOf(spread(coreGroups).low, spread(coreGroups).high, 2 - JOURNAL_GOAL, true),
+      verdict: verdictOfRuns(coreGroups, 2 - JOURNAL_GOAL, true),
     })
     return { skipped: undefined, kinds, recordNs, coreGroups, rows, pass: rows.every((r) => r.verdict !== 'not met') }
   } finally {

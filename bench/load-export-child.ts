@@ -1,13 +1,13 @@
 /**
  * Child of bench section load-export: one `load` of the export's SQLite file in a fresh process
- * (`read`: readExport alone; `columns`: readExportColumns alone, load's fast path; `load`: service.data.load into a service without data, read + put).
+ * (`read`: readExport alone; `load`: service.data.load into a service without data, read + put).
  * Prints one JSON line: candles per second of wall and CPU time, the heap the result holds after a
  * full GC (typed arrays' memory included), and the process's peak RSS.
  */
 import { createMockService } from '../mocks/core/service/service.js'
-import { readExport, readExportColumns } from '../mocks/data/export-files/index.js'
+import { readExport } from '../mocks/data/export-files/index.js'
 
-const [mode, file, expectedText] = process.argv.slice(2) as ['read' | 'columns' | 'load', string, string]
+const [mode, file, expectedText] = process.argv.slice(2) as ['read' | 'load', string, string]
 const expected = Number(expectedText)
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {})
 const service = mode === 'load' ? createMockService({ data: { exchanges: [], assets: [], candles: [] } }) : undefined
@@ -26,10 +26,6 @@ let count: number
 if (service) {
   count = (await service.data.load(file)).candles
   kept = service
-} else if (mode === 'columns') {
-  const runs = readExportColumns(file) ?? []
-  count = runs.reduce((n, r) => n + r.length, 0)
-  kept = runs
 } else {
   const candles = await readExport(file)
   count = candles.length

@@ -7,7 +7,7 @@
  * prints one line: `result <JSON of MemoryWalkResult>`. Exits when its stdin closes (the bench died).
  */
 import { createMockService } from '../mocks/core/service/service.js'
-import { defaultDataset } from '../mocks/data/default-dataset.js'
+import { defaultDataset } from '../mocks/data/procedural/default-dataset.js'
 import { createClient } from '../src/index.js'
 import { fullGc, processCpuMs } from './cpu-time.js'
 import { API_KEY } from './fixtures.js'

@@ -30,6 +30,8 @@ const PAGE = 100
 /** 200s per block of the spread: five blocks per row. */
 const BLOCK = 30
 const RATE_TARGET = 9.5
+/** One worker's Redis limiter against its in-process one: as fast, within the noise of one run (2 %). */
+const SAME_RATE = 0.98
 const KEYS = ['demo-enterprise-key', 'demo-enterprise-key-2']
 const START_MS = Date.UTC(2021, 0, 1)
 /** Between configurations: the previous one's requests leave the service's one-second window. */
@@ -320,7 +322,7 @@ export function tableRedisWorkers(r: RedisWorkers): BenchRow[] {
       rows.push({
         figure: `${who}: Redis ${fmt(redis.rate, 2)} (${fmt(redis.low, 2)}–${fmt(redis.high, 2)}) req/s, ${redis.limited} x 429; header-learning ${fmt(header.rate, 2)} (${fmt(header.low, 2)}–${fmt(header.high, 2)}), ${header.limited} x 429`,
         goal: `>= ${RATE_TARGET}/s, 0 x 429`,
-        verdict: redis.error !== undefined || redis.limited > 0 || redis.other > 0 ? 'not met' : verdictOf(redis.low, redis.high, RATE_TARGET),
+        verdict: redis.error !== undefined || redis.limited > 0 || redis.other > 0 ? 'not met' : verdictOf(redis.rate, redis.low, redis.high, RATE_TARGET),
       })
     }
     const redis = find(r, latency, 1, 'redis')
@@ -328,8 +330,8 @@ export function tableRedisWorkers(r: RedisWorkers): BenchRow[] {
     if (redis === undefined || header === undefined) continue
     rows.push({
       figure: `1 worker, --latency ${latency}: Redis / in-process rate ${fmt(redis.rate / header.rate, 3)} (${fmt(redis.low / header.high, 3)}–${fmt(redis.high / header.low, 3)})`,
-      goal: '1 within the spread',
-      verdict: redis.low / header.high <= 1 && 1 <= redis.high / header.low ? 'inside the spread' : redis.rate >= header.rate ? 'met' : 'not met',
+      goal: `>= ${SAME_RATE}`,
+      verdict: verdictOf(redis.rate / header.rate, redis.low / header.high, redis.high / header.low, SAME_RATE),
     })
   }
   for (const c of r.costs) rows.push({ figure: `${c.limiter}: ${fmt(c.cpuUsPerRequest, 0)} µs CPU and ${fmt(c.roundTripsPerRequest, 2)} Redis round trips per request`, goal: '-', verdict: 'info' })

@@ -65,7 +65,7 @@ function paired(sdk: Run[], raw: Run[], goal: number): PairedRatio {
   const perRound = sdk.map((x, i) => x.cpuMs / raw[i]!.cpuMs)
   const low = quantile(perRound, 0.1)
   const high = quantile(perRound, 0.9)
-  return { perRound, median: median(perRound), low, high, verdict: verdictOf(low, high, goal, true) }
+  return { perRound, median: median(perRound), low, high, verdict: verdictOf(median(perRound), low, high, goal, true) }
 }
 
 function sameTally(name: string, got: WalkTally, want: WalkTally, range: WalkRange): void {

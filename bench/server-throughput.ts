@@ -14,7 +14,7 @@ import { writePageFile } from './page-file.js'
 import { createPageSet } from './page-set.js'
 import { prefetchForwardPages, type FetchedPage } from './prefetch-pages.js'
 import { fmt, median, spread, withSpread } from './stats.js'
-import { verdictOf, type BenchRow } from './table.js'
+import { verdictOfRuns, type BenchRow } from './table.js'
 import { createWrk, ensureWrk, type WrkRun } from './wrk.js'
 
 /** The reference server must serve at least this many times Prism's pages/s. */
@@ -184,11 +184,10 @@ function rowsOf(k: KindResult, skipped: string[]): BenchRow[] {
   const rows: BenchRow[] = []
   const vsPrism = perRound(reference, prism)
   if (vsPrism.length > 0) {
-    const { low, high } = spread(vsPrism)
     rows.push({
       figure: `reference server / Prism, ${k.label}: ${withSpread(vsPrism, 2, '×')} (${int(median(rates(reference)))} / ${int(median(rates(prism)))} pages/s)`,
       goal: `>= ${PRISM_GOAL}×`,
-      verdict: verdictOf(low, high, PRISM_GOAL),
+      verdict: verdictOfRuns(vsPrism, PRISM_GOAL),
     })
   } else {
     rows.push({ figure: `reference server / Prism, ${k.label}: not measured (${skipped.join('; ')})`, goal: `>= ${PRISM_GOAL}×`, verdict: 'not measured' })
@@ -205,12 +204,12 @@ function rowsOf(k: KindResult, skipped: string[]): BenchRow[] {
   // idle most of the time (under half a core: its threads were waiting for the server, not busy).
   const headroom = perRound(bytes, reference)
   const wrkCore = (reference ?? []).map((x) => (100 * x.cpuMs) / (x.seconds * 1000))
-  const byHeadroom = verdictOf(spread(headroom).low, spread(headroom).high, HEADROOM_GOAL)
-  const byIdle = verdictOf(spread(wrkCore).low, spread(wrkCore).high, WRK_CORE_GOAL, true)
+  const byHeadroom = verdictOfRuns(headroom, HEADROOM_GOAL)
+  const byIdle = verdictOfRuns(wrkCore, WRK_CORE_GOAL, true)
   rows.push({
     figure: `load generator, ${k.label}: wrk drove static bytes at ${withSpread(headroom, 1, '×')} the reference server's rate, and used ${withSpread(wrkCore, 0, ' %')} of one core against it`,
     goal: `>= ${HEADROOM_GOAL}× or < ${WRK_CORE_GOAL} %`,
-    verdict: byHeadroom === 'met' || byIdle === 'met' ? 'met' : byHeadroom === 'not met' && byIdle === 'not met' ? 'not met' : 'inside the spread',
+    verdict: byHeadroom === 'met' || byIdle === 'met' ? 'met' : byHeadroom === 'inside the spread' || byIdle === 'inside the spread' ? 'inside the spread' : 'not met',
   })
   return rows
 }

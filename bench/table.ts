@@ -4,8 +4,9 @@
  */
 
 /**
- * `met` / `not met`: the whole run-to-run spread lies on one side of the goal.
- * `inside the spread`: the spread straddles the goal, so this run cannot tell.
+ * `met`: the median meets the goal, and so does the whole run-to-run spread.
+ * `inside the spread`: the median meets the goal, but part of the spread does not: a run may not.
+ * `not met`: the median does not meet the goal (whatever the spread).
  * `info`: a figure with no goal (for comparison).
  * `not measured`: a tool was missing or a run failed; the row says why.
  */
@@ -24,12 +25,28 @@ export interface TableRow extends BenchRow {
   section: string
 }
 
-/** Verdict of a figure with spread [low, high] against `figure >= goal` (or `<=` with `atMost`). */
-export function verdictOf(low: number, high: number, goal: number, atMost = false): Verdict {
-  if (!Number.isFinite(low) || !Number.isFinite(high)) return 'not measured'
-  const [good, bad] = atMost ? [high <= goal, low > goal] : [low >= goal, high < goal]
-  return good ? 'met' : bad ? 'not met' : 'inside the spread'
+/**
+ * Verdict of a figure measured several times, its `median` and its spread [`low`, `high`], against
+ * `figure >= goal` (or `<=` with `atMost`): the median decides whether it is met at all.
+ */
+export function verdictOf(median: number, low: number, high: number, goal: number, atMost = false): Verdict {
+  if (![median, low, high].every(Number.isFinite)) return 'not measured'
+  const meets = (x: number) => (atMost ? x <= goal : x >= goal)
+  if (!meets(median)) return 'not met'
+  return meets(atMost ? high : low) ? 'met' : 'inside the spread'
 }
+
+/** {@link verdictOf} of the runs `xs`: their median, lowest and highest. */
+export function verdictOfRuns(xs: readonly number[], goal: number, atMost = false): Verdict {
+  if (xs.length === 0) return 'not measured'
+  const sorted = [...xs].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  const median = sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+  return verdictOf(median, sorted[0]!, sorted.at(-1)!, goal, atMost)
+}
+
+/** {@link verdictOf} of a figure measured once (no spread). */
+export const verdictOfOne = (x: number, goal: number, atMost = false): Verdict => verdictOf(x, x, x, goal, atMost)
 
 /** A plain-text table, columns padded; long figures wrap inside their column. */
 export function formatTable(rows: readonly TableRow[]): string[] {

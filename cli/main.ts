@@ -26,7 +26,7 @@ const COMMANDS: Record<string, Command> = {
     usage: async () => (await import('./serve/args.js')).SERVE_USAGE,
   },
   export: {
-    run: async (argv) => (await import('./export/run-command.js')).runExportCommand(argv),
+    run: async (argv) => (await import('./export/threads/run-command.js')).runExportCommand(argv),
     usage: async () => (await import('./export/flags/args.js')).EXPORT_USAGE,
   },
   conformance: {

@@ -7,7 +7,7 @@ import { startMockServer } from 'market-candles/mocks/server'
 const server = await startMockServer({ port: 0, now: '2026-06-01T00:00:00Z', clockRate: 60 })
 try {
   const client = createClient({ apiKey: 'demo-pro-key', baseUrl: server.url })
-  // The follow learns the service's time from its Date header; a test service running fast says so with `now`.
+  // The follow learns the service's clock (its speed too) from the Date headers; in process, `now` reads it exactly.
   const now = () => server.service.clock.now()
   const btc = { exchange: 'bitstamp', interval: '1m', base: 'BTC', quote: 'USD' } as const
 

@@ -73,6 +73,7 @@ const PUBLIC_RUNTIME_EXPORTS: Record<string, readonly string[]> = {
     'DataError',
     'buildControlPlaneOpenApi',
     'FixtureError',
+    'LoadError',
     'RequestWaitTimeoutError',
     'SERVICE_VARIANTS',
     'accountSchema',

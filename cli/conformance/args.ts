@@ -18,6 +18,8 @@ export interface ConformanceArgs {
   include: string[]
   /** `--only ID`: run just these rules. */
   only: string[]
+  /** `--reference`: a difference from the reference's decisions (D1-D12) fails too, for a copy of the reference. */
+  reference: boolean
   help: boolean
 }
 
@@ -29,7 +31,9 @@ const OPT_IN = RULES.filter((r) => r.optIn).map((r) => r.id)
 export const CONFORMANCE_USAGE = `Usage: market-candles conformance --base-url URL [options]
 
 Checks a deployment of the candle service against the contract (docs/contract.md), rule by rule,
-over plain HTTP. Read-only, paced under the rate limit, within a request budget.
+over plain HTTP. Read-only, paced under the rate limit, within a request budget. Each check names its
+source: a statement of interface.md (broken: a failure) or a decision of the reference (filled
+another way: a difference from the reference, listed but not failed unless --reference).
 
 Options:
   --base-url URL         the deployment, e.g. https://candles.example.com (default: MARKET_CANDLES_BASE_URL)
@@ -45,10 +49,13 @@ Options:
   --timeout MS           time limit of one request (default 15000)
   --include RULE         run an opt-in rule too: ${OPT_IN.join(', ')} (a burst that causes 429s)
   --only RULE            run only this rule (repeatable)
+  --reference            check a copy of the reference service: differences from its decisions
+                         (decisions.md D1-D12) fail too
   -h, --help             show this help
 
 Rules: ${RULES.map((r) => r.id).join(', ')}.
-Exit codes: 0 every rule that ran passed, 1 a rule failed (or the service did not answer), 2 bad usage.`
+Exit codes: 0 no rule that ran failed (differences from the reference do not fail without --reference),
+1 a rule failed (or the service did not answer), 2 bad usage.`
 
 function integer(name: string, text: string, min: number, max: number): number {
   if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got '${text}'`)
@@ -88,6 +95,7 @@ export function parseConformanceArgs(argv: readonly string[], env: NodeJS.Proces
         timeout: { type: 'string' },
         include: { type: 'string', multiple: true },
         only: { type: 'string', multiple: true },
+        reference: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }))
@@ -95,7 +103,7 @@ export function parseConformanceArgs(argv: readonly string[], env: NodeJS.Proces
     throw new UsageError((error as Error).message)
   }
   const help = values.help
-  if (help) return { baseUrl: '', apiKeyFile: undefined, keyFiles: [], junit: undefined, json: undefined, maxRequests: 0, rate: undefined, timeoutMs: 0, include: [], only: [], help }
+  if (help) return { baseUrl: '', apiKeyFile: undefined, keyFiles: [], junit: undefined, json: undefined, maxRequests: 0, rate: undefined, timeoutMs: 0, include: [], only: [], reference: false, help }
   const baseUrl = values['base-url'] ?? (env.MARKET_CANDLES_BASE_URL?.trim() || undefined)
   if (baseUrl === undefined) throw new UsageError('--base-url (or MARKET_CANDLES_BASE_URL) is required: the deployment to check')
   const keyFiles = (values['key-file'] ?? []).map((spec) => {
@@ -124,6 +132,7 @@ export function parseConformanceArgs(argv: readonly string[], env: NodeJS.Proces
     timeoutMs: values.timeout === undefined ? 15_000 : integer('timeout', values.timeout, 100, 600_000),
     include,
     only,
+    reference: values.reference,
     help,
   }
 }

@@ -3,6 +3,7 @@
  * Each check reads one candle and returns what was expected when the candle breaks it, else
  * undefined. A field of the wrong type is left alone: the `openapi` rule reports that.
  */
+import { instantOf } from './instant.js'
 
 /** The grid step of each interval the contract defines; another interval has no known grid. */
 export const GRID_MS: Readonly<Record<string, number>> = { '1m': 60_000, '1h': 3_600_000, '1d': 86_400_000 }
@@ -15,7 +16,7 @@ const stamp = (t: number) => new Date(t).toISOString().replace('.000Z', 'Z')
 /** `close_ts` on the grid of `interval`: a whole number of steps since 1970-01-01T00:00:00Z. */
 export function offGrid(candle: Candle, interval: string): string | undefined {
   const step = GRID_MS[interval]
-  const t = typeof candle.close_ts === 'string' ? Date.parse(candle.close_ts) : NaN
+  const t = instantOf(candle.close_ts)
   if (step === undefined || Number.isNaN(t) || t % step === 0) return undefined
   const below = Math.floor(t / step) * step
   return `close_ts on the ${interval} grid (the interval's end boundary), e.g. ${stamp(below)} or ${stamp(below + step)}`
@@ -35,17 +36,23 @@ export function negativeVolume(candle: Candle): string | undefined {
   return bad.length === 0 ? undefined : `${bad.map((name) => `${name} >= 0`).join(' and ')} (got ${bad.map((name) => `${name} ${candle[name]}`).join(', ')})`
 }
 
-/**
- * An aggregated candle's `exchanges`: its contributors, so at least one, ascending without repeats,
- * each an exchange the catalog lists (`known`).
- */
-export function badExchanges(candle: Candle, known: ReadonlySet<string>): string | undefined {
+/** An aggregated candle's `exchanges` as a list of strings, or undefined (a wrong type is the `openapi` rule's). */
+function exchangesOf(candle: Candle): string[] | undefined {
   const list = candle.exchanges
-  if (!Array.isArray(list) || !list.every((e) => typeof e === 'string')) return undefined
-  const names = list as string[]
+  return Array.isArray(list) && list.every((e) => typeof e === 'string') ? (list as string[]) : undefined
+}
+
+/** An aggregated candle's `exchanges` as the reference writes them (D9): at least one, ascending without repeats. */
+export function badExchanges(candle: Candle): string | undefined {
+  const names = exchangesOf(candle)
+  if (names === undefined) return undefined
   if (names.length === 0) return 'at least one contributing exchange (no contributors: no aggregated candle)'
   if (!names.every((e, i) => i === 0 || names[i - 1]! < e)) return `the contributors ascending, each once: ${JSON.stringify([...new Set(names)].sort())}`
-  const unknown = names.filter((e) => !known.has(e))
-  if (unknown.length > 0) return `exchanges of /v1/exchanges only (${[...known].join(', ')}); not listed: ${unknown.join(', ')}`
   return undefined
+}
+
+/** An aggregated candle's `exchanges` are exchanges (interface.md): each one `/v1/exchanges` lists (`known`). */
+export function unknownContributors(candle: Candle, known: ReadonlySet<string>): string | undefined {
+  const unknown = (exchangesOf(candle) ?? []).filter((e) => !known.has(e))
+  return unknown.length === 0 ? undefined : `exchanges of /v1/exchanges only (${[...known].join(', ')}); not listed: ${unknown.join(', ')}`
 }

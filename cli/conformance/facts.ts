@@ -1,4 +1,5 @@
 import type { CandleEndpointName } from '../../src/contract/index.js'
+import { instantOf } from './instant.js'
 import type { KeyChoice } from './keys.js'
 import type { Answer, Prober } from './prober.js'
 import { Skip } from './skip.js'
@@ -29,14 +30,14 @@ export interface Page {
 }
 
 export const HOUR = 3_600_000
-const ms = (iso: string) => Date.parse(iso)
+const ms = instantOf
 /** An instant as the service writes it: whole seconds without `.000`, milliseconds when there are some. */
 export const iso = (t: number) => new Date(t).toISOString().replace('.000Z', 'Z')
 
 /** A candle array's close_ts, sorted; `undefined` when the body is not an array of candles. */
 function pageOf(answer: Answer): Page | undefined {
   if (answer.status !== 200 || !Array.isArray(answer.body)) return undefined
-  const rows = (answer.body as Array<{ close_ts?: unknown }>).map((c) => ({ t: typeof c?.close_ts === 'string' ? ms(c.close_ts) : NaN, text: JSON.stringify(c) }))
+  const rows = (answer.body as Array<{ close_ts?: unknown }>).map((c) => ({ t: ms(c?.close_ts), text: JSON.stringify(c) }))
   rows.sort((a, b) => a.t - b.t)
   return { answer, closes: rows.map((r) => r.t), candles: rows.map((r) => r.text) }
 }
@@ -74,6 +75,7 @@ export class Facts {
     })
   }
 
+  /** The exchanges; a `closing_date` left out reads as null (D13). */
   async exchanges(): Promise<Array<{ name: string; closing_date: string | null }>> {
     return this.catalog('/v1/exchanges')
   }
@@ -84,8 +86,8 @@ export class Facts {
    */
   async sampleExchanges(): Promise<Array<{ name: string; closing_date: string | null }>> {
     const all = await this.exchanges()
-    const open = all.filter((e) => e.closing_date === null)
-    const closed = all.filter((e) => e.closing_date !== null)
+    const open = all.filter((e) => e.closing_date == null)
+    const closed = all.filter((e) => e.closing_date != null)
     return [...open.slice(0, closed.length > 0 ? 3 : 4), ...closed].slice(0, 4)
   }
 

@@ -1,6 +1,7 @@
 import type { Facts } from './facts.js'
 import type { KeyRef } from './keys.js'
 import type { Answer, Prober } from './prober.js'
+import type { Source } from './sources.js'
 
 export { Skip } from './skip.js'
 
@@ -15,6 +16,12 @@ export interface Failure {
   readonly actual?: string | undefined
 }
 
+/** A failed expectation with the source of the check: a failure (interface.md) or a difference (a decision). */
+export interface Finding extends Failure {
+  /** The sentence of interface.md or the decision the check comes from; absent for a rule that could not finish. */
+  readonly source?: Source | undefined
+}
+
 /** What a rule's `run` is given. */
 export interface RuleContext {
   readonly prober: Prober
@@ -23,8 +30,14 @@ export interface RuleContext {
   readonly key: KeyRef | undefined
   /** The keys of `--key-file PLAN=FILE`, by plan. */
   readonly planKeys: ReadonlyMap<string, KeyRef>
-  /** Records a failure unless `ok`; the rule goes on, so one run reports every broken case. */
-  check(ok: boolean, failure: Failure): boolean
+  /**
+   * Records a finding unless `ok`: a failure when `source` is a statement of interface.md, a
+   * difference from the reference when it is a decision. The rule goes on, so one run reports every
+   * broken case. `source` must be one of the rule's `sources`.
+   */
+  check(source: Source, ok: boolean, failure: Failure): boolean
+  /** Records what the rule saw, for the report (a line; shown even when the rule passes). */
+  evidence(line: string): void
   /** Ends the rule as skipped, with why. */
   skip(reason: string): never
   /**
@@ -42,6 +55,8 @@ export interface Rule {
   readonly title: string
   /** The anchor of its section in docs/contract.md (`paging`, `rate-limit`, ...). */
   readonly anchor: string
+  /** Where each of its checks comes from: statements of interface.md, decisions of decisions.md. */
+  readonly sources: readonly Source[]
   /** Run only when asked for with `--include ID` (the rate-limit burst causes 429s). */
   readonly optIn?: boolean
   /** Rules that look at every answer of the run run after the others. */
@@ -49,7 +64,11 @@ export interface Rule {
   run(ctx: RuleContext): Promise<void>
 }
 
-export type Verdict = 'pass' | 'fail' | 'skip'
+/**
+ * `fail`: a check of interface.md did not hold (or, with `--reference`, a check of a decision);
+ * `differ`: only checks of decisions did not hold, the deployment fills a gap another way.
+ */
+export type Verdict = 'pass' | 'fail' | 'differ' | 'skip'
 
 /** The outcome of one rule. */
 export interface RuleResult {
@@ -59,7 +78,14 @@ export interface RuleResult {
   readonly verdict: Verdict
   /** Why it was skipped. */
   readonly reason?: string | undefined
-  readonly failures: readonly Failure[]
+  /** Its sources, as declared by the rule. */
+  readonly sources: readonly Source[]
+  /** Checks of interface.md that did not hold. */
+  readonly failures: readonly Finding[]
+  /** Checks of a decision that did not hold: differences from the reference. */
+  readonly differences: readonly Finding[]
+  /** What the rule saw (lines), for the rules that record it. */
+  readonly evidence: readonly string[]
   readonly requests: number
   readonly ms: number
 }

@@ -21,7 +21,8 @@ const PROCESS_IO: ConformanceIo = { out: (l) => console.log(l), err: (l) => cons
 
 /**
  * Runs `market-candles conformance ARGS`: every rule that can be observed from outside, against
- * `--base-url`. Resolves with 0 when every rule that ran passed, 1 when one failed; throws
+ * `--base-url`. Resolves with 0 when no rule that ran failed (a difference from the reference fails
+ * only with `--reference`), 1 when one failed; throws
  * {@link UsageError} for bad flags. Nothing it prints or writes holds a key.
  */
 export async function runConformance(argv: readonly string[], io: ConformanceIo = PROCESS_IO): Promise<number> {
@@ -43,7 +44,7 @@ export async function runConformance(argv: readonly string[], io: ConformanceIo 
 
   const rules = RULES.filter((r) => (args.only.length > 0 ? args.only.includes(r.id) : !r.optIn || args.include.includes(r.id)))
   const prober = new Prober({ baseUrl: args.baseUrl, pacer: new Pacer({ everyRequest: args.rate }), maxRequests: args.maxRequests, timeoutMs: args.timeoutMs })
-  print(`conformance of ${args.baseUrl} to docs/contract.md: ${rules.length} rules, at most ${args.maxRequests} requests, ${args.rate === undefined ? `${prober.pacer.countedPerSecond} candle calls a second` : `at most ${args.rate} requests in any second (--rate)`}`)
+  print(`conformance of ${args.baseUrl} to interface.md${args.reference ? ' and the reference\'s decisions (--reference)' : ''}: ${rules.length} rules, at most ${args.maxRequests} requests, ${args.rate === undefined ? `${prober.pacer.countedPerSecond} candle calls a second` : `at most ${args.rate} requests in any second (--rate)`}`)
   print(`keys: ${key ? 'main' : 'none (candle rules are skipped)'}${planKeys.size > 0 ? `; plans ${[...planKeys.keys()].join(', ')}` : ''}`)
   print('')
 
@@ -58,9 +59,9 @@ export async function runConformance(argv: readonly string[], io: ConformanceIo 
 
   const startedAt = new Date().toISOString()
   const started = performance.now()
-  const results = await runRules(rules, { prober, key, planKeys, onResult: (r) => print(textOfResult(redactDeep(r, redact))) })
+  const results = await runRules(rules, { prober, key, planKeys, reference: args.reference, onResult: (r) => print(textOfResult(redactDeep(r, redact))) })
   // Redacted before formatting: a key escaped by a format (XML, JSON) would slip past a later pass.
-  const report: Report = redactDeep({ baseUrl: args.baseUrl, startedAt, ms: performance.now() - started, requests: { used: prober.used, budget: prober.budget, counted: prober.counted }, results }, redact)
+  const report: Report = redactDeep({ baseUrl: args.baseUrl, startedAt, ms: performance.now() - started, reference: args.reference, requests: { used: prober.used, budget: prober.budget, counted: prober.counted }, results }, redact)
   print('')
   print(textSummary(report))
   for (const [file, text] of [

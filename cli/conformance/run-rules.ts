@@ -1,15 +1,32 @@
 import { Facts } from './facts.js'
 import type { KeyRef } from './keys.js'
 import { BudgetExhausted, NoAnswer, type Prober } from './prober.js'
-import { CONTRACT_URL, Skip, type Failure, type Rule, type RuleContext, type RuleResult } from './rule.js'
+import { CONTRACT_URL, Skip, type Finding, type Rule, type RuleContext, type RuleResult } from './rule.js'
 
-/** At most this many failures are kept per rule: enough to see the pattern, short enough to read. */
+/** At most this many failures (and differences) are kept per rule: enough to see the pattern, short enough to read. */
 const MAX_FAILURES = 5
+/** At most this many evidence lines per rule. */
+const MAX_EVIDENCE = 12
+
+/** Keeps up to MAX_FAILURES findings and counts the rest. */
+class Findings {
+  readonly kept: Finding[] = []
+  extra = 0
+  add(finding: Finding): void {
+    if (this.kept.length < MAX_FAILURES) this.kept.push(finding)
+    else this.extra++
+  }
+  done(what: string): Finding[] {
+    return this.extra > 0 ? [...this.kept, { message: `and ${this.extra} more ${what} like these` }] : this.kept
+  }
+}
 
 export interface RunRulesOptions {
   prober: Prober
   key: KeyRef | undefined
   planKeys: ReadonlyMap<string, KeyRef>
+  /** `--reference`: a difference from the reference's decisions fails the rule too. */
+  reference?: boolean
   /** Called as each rule ends, for a live report. */
   onResult?: (result: RuleResult) => void
 }
@@ -24,19 +41,22 @@ export async function runRules(rules: readonly Rule[], options: RunRulesOptions)
   const ordered = [...rules.filter((r) => !r.afterOthers), ...rules.filter((r) => r.afterOthers)]
   const results: RuleResult[] = []
   for (const rule of ordered) {
-    const failures: Failure[] = []
-    let extra = 0
+    const failures = new Findings()
+    const differences = new Findings()
+    const evidence: string[] = []
     const ctx: RuleContext = {
       prober,
       facts,
       key: options.key,
       planKeys: options.planKeys,
-      check(ok, failure) {
-        if (!ok) {
-          if (failures.length < MAX_FAILURES) failures.push(failure)
-          else extra++
-        }
+      check(source, ok, failure) {
+        // A check must name one of the rule's declared sources: the report lists them per rule.
+        if (!rule.sources.includes(source)) throw new Error(`rule ${rule.id} checks ${source.ref}, which it does not declare among its sources`)
+        if (!ok) (source.kind === 'interface' ? failures : differences).add({ ...failure, source })
         return ok
+      },
+      evidence(line) {
+        if (evidence.length < MAX_EVIDENCE) evidence.push(line)
       },
       skip(reason) {
         throw new Skip(reason)
@@ -56,21 +76,24 @@ export async function runRules(rules: readonly Rule[], options: RunRulesOptions)
         verdict = 'skip'
         reason = error.message
       } else if (error instanceof NoAnswer) {
-        failures.push({ message: error.message })
+        failures.add({ message: error.message })
       } else {
-        failures.push({ message: `the rule could not finish: ${(error as Error).message}` })
+        failures.add({ message: `the rule could not finish: ${(error as Error).message}` })
       }
     }
-    // A skip after a failure still fails: what was seen was wrong.
-    if (failures.length > 0) verdict = 'fail'
-    if (extra > 0) failures.push({ message: `and ${extra} more failures like these` })
+    // A skip after a failure still fails: what was seen was wrong. A difference fails only with --reference.
+    if (failures.kept.length > 0 || (options.reference && differences.kept.length > 0)) verdict = 'fail'
+    else if (differences.kept.length > 0) verdict = 'differ'
     const result: RuleResult = {
       id: rule.id,
       title: rule.title,
       link: `${CONTRACT_URL}#${rule.anchor}`,
       verdict,
-      reason: verdict === 'fail' ? undefined : reason,
-      failures,
+      reason: verdict === 'skip' || verdict === 'pass' ? reason : undefined,
+      sources: rule.sources,
+      failures: failures.done('failures'),
+      differences: differences.done('differences'),
+      evidence,
       requests: prober.used - usedBefore,
       ms: performance.now() - started,
     }

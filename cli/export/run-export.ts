@@ -8,8 +8,7 @@ import { describeFailure, keptNote } from './history/describe-failure.js'
 import { httpFetch } from './client/http-fetch.js'
 import { MOCK_KEY, startEmbeddedService } from './client/embedded-service.js'
 import { useOutputThread } from './plan/thread-choice.js'
-import { followAll, trackLastWritten } from './follow.js'
-import { scaledServiceClock } from './scaled-service-clock.js'
+import { followAll, trackLastWritten } from './follow/follow.js'
 import { RequestMeter, followReporter, plainReporter, silentReporter, type ProgressReporter, type ReporterContext } from './progress/index.js'
 import { SeriesFailure, exportAll, type RunTotals } from './history/runner.js'
 import { writeCoverageReport, type SeriesCoverage } from './history/coverage.js'
@@ -112,10 +111,9 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
 
   const embedded = args.mock ? await startEmbeddedService({ clockRate: args.clockRate }) : undefined
   const baseUrl = embedded?.url ?? args.baseUrl ?? io.env.MARKET_CANDLES_BASE_URL!
-  // --follow: the service's time. The embedded service's clock is read directly; a remote one that
-  // runs fast is learnt from its Date headers at that rate; else the SDK learns it (at wall speed).
-  const remoteClock = args.follow && !embedded && args.clockRate !== undefined && args.clockRate !== 1 ? scaledServiceClock(args.clockRate) : undefined
-  const serviceNow = embedded && args.follow ? embedded.now : remoteClock?.now
+  // --follow: the service's time. The embedded service's clock is read directly; a remote one is
+  // learnt from its Date headers by the SDK (its speed too: --clock-rate is where it starts).
+  const serviceNow = embedded && args.follow ? embedded.now : undefined
   const meter = new RequestMeter()
   let shared: SharedLimit | undefined
   if (args.redis !== undefined) {
@@ -138,8 +136,7 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
       apiKey,
       baseUrl,
       rateLimit: limiter ?? false,
-      // A scaled service clock wraps the global fetch: its tests and its use are rare runs, not fast ones.
-      fetch: remoteClock ? remoteClock.fetch : httpFetch,
+      fetch: httpFetch,
       hooks: {
         onResponse: (event) => {
           if (event.endpoint === 'exchange_ohlcv' || event.endpoint === 'aggregated_ohlcv') meter.response(event.status)
@@ -233,7 +230,7 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
       if (!args.quiet) say(`export: ${history} following ${planned.length} series as new candles close. Ctrl-C or SIGTERM stops; the same command resumes.`)
       const follow = followReporter({ meter, stream: io.stderr, intervalSeconds: args.progressInterval, tty: io.stderrIsTTY, quiet: args.quiet, series: planned.length, outage: () => outages?.failing })
       try {
-        await followAll({ client, planned, args, sink, reporter: follow, signal: controller.signal, totals, serviceNow, state, outages: outages! })
+        await followAll({ client, planned, args, sink, reporter: follow, signal: controller.signal, totals, serviceNow, clockRate: embedded ? undefined : args.clockRate, state, outages: outages! })
       } finally {
         follow.stop()
       }

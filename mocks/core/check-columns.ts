@@ -1,6 +1,6 @@
 import { INTERVAL_MS, isKnownInterval } from '../../src/schemas/index.js'
 import { lifetimeOf } from '../data/candle-rules.js'
-import type { ExchangeColumns } from '../data/exchange-columns.js'
+import type { ExchangeColumns } from '../data/overlay/exchange-columns.js'
 import type { Catalog } from './arranged/check-candles.js'
 
 /**

@@ -7,7 +7,7 @@ import { json } from '../core/message/respond.js'
 import { BytePool } from '../core/encode/byte-pool.js'
 import { listenUrl } from './listen-url.js'
 import { createClientErrorListener } from './client-error.js'
-import { CandleBatchScanner, bodyLimitOf, handleControl, isControlPath, scansCandles, type ScannedCandles } from '../core/control-plane/control-plane.js'
+import { bodyLimitOf, handleControl, isControlPath } from '../core/control-plane/control-plane.js'
 import { UNAUTHORIZED, controlTokenCheck } from './control-token.js'
 import { encodeJson } from '../core/encode/encode-json.js'
 import { withDate } from '../core/state/service-time.js'
@@ -83,53 +83,29 @@ function send(res: ServerResponse, answer: MockResponse, pool: BytePool, open?: 
 const tooLarge = (method: string, path: string, limit: number) =>
   json(413, { detail: `Request body too large: ${method} ${path} takes at most ${limit} bytes (${limit >= 1 << 20 ? `${limit / (1 << 20)} MiB` : `${limit / 1024} KiB`})` })
 
-/** A request body as read: its bytes, joined on demand. */
-interface ReadBody {
-  bytes(): Buffer
-}
-
 /**
  * Reads a control request's body, or undefined past `limit` bytes: the bytes are counted as they
  * arrive, and past the limit nothing more is kept (the rest is drained and dropped, so the answer
- * still reaches the client). A `scanner` reads each chunk as it arrives (`POST /_mock/data/candles`:
- * the JSON work overlaps the receipt), and the chunks are joined only if the route asks for the text.
+ * still reaches the client).
  */
-function readBody(req: IncomingMessage, limit: number, scanner?: CandleBatchScanner): Promise<ReadBody | undefined> {
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length'])
-    if (declared > limit) {
+    if (Number(req.headers['content-length']) > limit) {
       req.resume()
       return resolve(undefined)
     }
-    // A declared length (Node's parser holds the body to it) and no scanner: the bytes go straight
-    // into one buffer of that size as they arrive, no list of chunks to join at the end.
-    let whole = !scanner && Number.isSafeInteger(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : undefined
     const chunks: Buffer[] = []
     let size = 0
     const onData = (chunk: Buffer) => {
-      if (size + chunk.length <= limit) {
-        scanner?.push(chunk)
-        if (whole && size + chunk.length <= whole.length) chunk.copy(whole, size)
-        else {
-          // More than declared (not from Node's parser), or read by the scanner: kept as chunks.
-          if (whole) chunks.push(whole.subarray(0, size)), (whole = undefined)
-          chunks.push(chunk)
-        }
-        size += chunk.length
-        return
-      }
       size += chunk.length
+      if (size <= limit) return void chunks.push(chunk)
       chunks.length = 0
-      whole = undefined
       req.off('data', onData)
       req.resume()
       resolve(undefined)
     }
     req.on('data', onData)
-    req.once('end', () => {
-      const done = whole
-      resolve({ bytes: () => (done ? done.subarray(0, size) : Buffer.concat(chunks, size)) })
-    })
+    req.once('end', () => resolve(Buffer.concat(chunks, size)))
     req.once('error', reject)
   })
 }
@@ -144,17 +120,13 @@ async function controlEndpoint(service: MockService, gate: ControlGate, req: Inc
   if (gate && !gate(req?.headers)) return UNAUTHORIZED
   if (req?.headers.origin !== undefined) return json(403, { detail: 'The /_mock endpoints refuse cross-origin browser requests' })
   let body = ''
-  let candles: ScannedCandles | undefined
   const limit = bodyLimitOf(method, path)
   if (req && limit !== undefined) {
-    const scanner = scansCandles(method, path) ? new CandleBatchScanner(Number(req.headers['content-length']) || 0) : undefined
-    const read = await readBody(req, limit, scanner)
+    const read = await readBody(req, limit)
     if (read === undefined) return tooLarge(method, path, limit)
-    // The text is decoded only when the route needs it: not for a batch the scanner read whole.
-    if (scanner) candles = { runs: scanner.finish(), text: () => read.bytes().toString('utf8') }
-    else body = read.bytes().toString('utf8')
+    body = read.toString('utf8')
   }
-  return handleControl(service, { method, path, query, body, signal, candles })
+  return handleControl(service, { method, path, query, body, signal })
 }
 
 /** Answers one request: the control plane, or the service itself; under `/_sessions/NAME/`, that session's. */
@@ -202,6 +174,11 @@ function listenerOf(service: MockService, latency: number, open: OpenFaults, gat
       if (latency > 0) await sleep(latency)
       send(res, answer, pool, open)
     } catch (error) {
+      // A client that hangs up mid-request is no server error: one plain line, no stack.
+      if (req.destroyed && (error as { code?: string }).code === 'ECONNRESET') {
+        console.error(`market-candles mock server: a client closed its connection before its ${method} request was read whole`)
+        return void res.destroy()
+      }
       // A bug in the reference service must show as a 500, never as a hung request.
       console.error('market-candles mock server:', error)
       if (!res.headersSent) send(res, json(500, { detail: 'Internal Server Error' }), pool)

@@ -2,7 +2,7 @@ import type { CandleEndpointName, EndpointName } from '../contract/index.js'
 import type { PageCursor } from '../pagination/page-cursor.js'
 import type { Coverage } from '../pagination/concurrent-pages.js'
 import { CandleWalk, PageWalk, type WalkOptions, type WalkSource } from '../pagination/walks.js'
-import { APIUserAbortError } from '../errors/index.js'
+import { APIError, APIUserAbortError } from '../errors/index.js'
 import type { AggregatedCandle, Asset, Exchange, ExchangeCandle, PairCoverage } from '../schemas/index.js'
 import { INTERVAL_MS, isKnownInterval } from '../schemas/known-values.js'
 import { LIMIT } from '../contract/query-values.js'
@@ -279,6 +279,17 @@ export class MarketCandles {
         plan: (cursor, signal) => this.#plan(cursor, { ...request, signal }),
       }),
       exchanges: (signal) => this.exchanges({ ...request, signal }),
+      // One try, no retry: a late answer tells little of the clock. An error answer has a Date too.
+      probe: async (signal) => {
+        const sent = Date.now()
+        try {
+          const { response } = await this.#transport.request('exchanges', {}, { ...request, maxRetries: 0, signal })
+          return { date: response.headers.get('date'), sent, received: Date.now() }
+        } catch (error) {
+          if (!(error instanceof APIError) || error.headers.date === undefined) throw error
+          return { date: error.headers.date, sent, received: Date.now() }
+        }
+      },
     }
   }
 

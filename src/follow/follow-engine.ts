@@ -1,5 +1,5 @@
 import { APIUserAbortError } from '../errors/index.js'
-import { abortError } from '../internal/abort.js'
+import { abortError, sleep } from '../internal/abort.js'
 import { nextCursor, type CandlePage } from '../pagination/page-cursor.js'
 import { PageWalk } from '../pagination/walks.js'
 import type { FollowEnd, FollowOptions, FollowPage } from './follow-types.js'
@@ -21,6 +21,7 @@ type Outcome<C> =
   | { kind: 'history'; page: CandlePage<C> | undefined }
   | { kind: 'live'; candles: C[]; full: boolean; sent: number; received: number }
   | { kind: 'exchanges'; closing: Map<string, number | null> }
+  | { kind: 'probe'; failed: unknown }
   | { kind: 'error'; error: unknown }
 
 interface Settled<C> {
@@ -49,10 +50,19 @@ interface Running<C> {
 /** The service's time as a follow knows it, and what it learns it from. */
 export interface FollowTime {
   now(): number
-  /** Service ms per wall ms, when known (an estimate from `Date` headers runs at wall speed). */
-  readonly rate?: number
+  /** Service ms per wall ms, when known (an estimate from `Date` headers knows the speed it assumes). */
+  rate?(): number
+  /** Learns from an answer's `Date` header, sent and received at local times (`Date.now()`). */
   observe(date: string | null, sent: number, received: number): void
+  /** What the service's clock may read now: [earliest, latest]; both `now()` when it is given. */
+  bounds(): [number, number]
+  /** Local ms (`Date.now()`) when a clock probe should go out, if one is wanted; `probing()` as it goes. */
+  probeAt?(): number | undefined
+  probing?(): void
 }
+
+/** Local ms before another clock probe after one failed (a deployment whose exchange list is down). */
+const PROBE_RETRY_MS = 5000
 
 /**
  * The follow of one or more series, page by page: catches each series up from its `start` (the
@@ -75,7 +85,7 @@ export async function* followPages<C extends Candle>(
   if (options.signal?.aborted) throw abortError(options.signal)
   options.signal?.addEventListener('abort', onAbort, { once: true })
   const signal = stop.signal
-  const waiter = new ServiceTimeWaiter(() => time.now(), time.rate)
+  const waiter = new ServiceTimeWaiter(() => time.now(), time.rate && (() => time.rate!()))
   const observe = (date: string | null, sent: number, received: number) => time.observe(date, sent, received)
   const states: Running<C>[] = board.series
     .filter((s) => !s.position.ended)
@@ -92,7 +102,14 @@ export async function* followPages<C extends Candle>(
       missed: 0,
     }))
   const settleOf = (state: Running<C>) => board.settleOf(state.status)
-  const dueOf = (state: Running<C>) => state.retryDue ?? state.schedule?.due ?? -Infinity
+  // A first ask goes out at the settle as it is when it falls due: it shrinks as probes narrow the
+  // follow's reading of the service's clock (right after the first answer, that reading spans a second).
+  const dueOf = (state: Running<C>) => {
+    const schedule = state.schedule
+    if (state.retryDue !== undefined) return state.retryDue
+    if (!schedule) return -Infinity
+    return schedule.attempts === 0 ? Math.min(schedule.due, schedule.expected + settleOf(state)) : schedule.due
+  }
   const inFlight = new Map<object, Promise<Settled<C>>>()
   const launch = <T>(state: Running<C> | undefined, work: Promise<T>, wrap: (value: T) => Outcome<C>): void => {
     const key = {}
@@ -102,6 +119,9 @@ export async function* followPages<C extends Candle>(
   // Closing dates of exchanges (epoch ms of the closing day; null while open): read before the first
   // poll of an exchange series, and again when a candle is given up on (it may have closed since).
   const needsExchanges = states.some((s) => s.position.exchange !== undefined)
+  // Clock probes (a Date header at a chosen moment), one at a time; after a failed one, a pause.
+  let probeBusy = false
+  let probeAfter = -Infinity
   let closing: Map<string, number | null> | undefined
   let exchangesWanted = needsExchanges
   let exchangesBusy = false
@@ -129,12 +149,14 @@ export async function* followPages<C extends Candle>(
     }
     const cursor = state.position.liveCursor(state.fetched, state.schedule?.expected)
     const forward = cursor.query.start !== undefined
-    const sent = time.now()
+    // What the poll teaches of the publish delay holds whatever the clock's error: the earliest the
+    // service's clock can have read when it went out, the latest when its answer came.
+    const sent = time.bounds()[0]
     launch(state, source.fetchLive(cursor.endpoint, cursor.query, signal), (answer) => {
       time.observe(answer.date, answer.sent, answer.received)
       // Checked like every walk's page: ascending, inside the window, no more than `limit`.
       const full = nextCursor(cursor, answer.candles) !== null && forward
-      return { kind: 'live', candles: answer.candles, full, sent, received: time.now() }
+      return { kind: 'live', candles: answer.candles, full, sent, received: time.bounds()[1] }
     })
   }
 
@@ -147,8 +169,19 @@ export async function* followPages<C extends Candle>(
         exchangesBusy = true
         launch(undefined, source.exchanges(signal), (list) => ({
           kind: 'exchanges',
-          closing: new Map(list.map((e) => [e.name, e.closing_date === null ? null : Date.parse(`${e.closing_date}T00:00:00Z`)])),
+          closing: new Map(list.map((e) => [e.name, e.closing_date == null ? null : Date.parse(`${e.closing_date}T00:00:00Z`)])),
         }))
+      }
+      let wallDue = Infinity
+      const probeAt = probeBusy ? undefined : time.probeAt?.()
+      if (probeAt !== undefined) {
+        const at = Math.max(probeAt, probeAfter)
+        if (at <= Date.now()) {
+          probeBusy = true
+          time.probing?.()
+          const probe = source.probe(signal).then((answer) => time.observe(answer.date, answer.sent, answer.received), (error: unknown) => error ?? new Error('clock probe failed'))
+          launch(undefined, probe, (failed) => ({ kind: 'probe', failed }))
+        } else wallDue = at
       }
       let nextDue = exchangesWanted && !exchangesBusy && exchangesDue > -Infinity ? exchangesDue : Infinity
       if (closing !== undefined || !needsExchanges) {
@@ -166,12 +199,21 @@ export async function* followPages<C extends Candle>(
           busy++
         }
       }
-      const done = await nextSettled(inFlight, nextDue, waiter, signal)
+      const done = await nextSettled(inFlight, nextDue, wallDue, waiter, signal)
       if (!done) continue
       inFlight.delete(done.key)
       const { state, outcome } = done
       const now = time.now()
       if (state) state.busy = false
+      if (outcome.kind === 'probe') {
+        probeBusy = false
+        // A clock probe that failed: the polls say whether the service is down; probe again later.
+        if (outcome.failed !== undefined) {
+          if (signal.aborted) throw abortError(signal)
+          probeAfter = Date.now() + PROBE_RETRY_MS
+        }
+        continue
+      }
       if (outcome.kind === 'error') {
         const { error } = outcome
         if (!isOutage(error)) throw error
@@ -274,12 +316,16 @@ function firstSchedule(fetched: number | undefined, intervalMs: number, settleMs
   return { expected, attempts: 0, due: expected + settleMs }
 }
 
-/** The first request to settle, or undefined once `due` (service time) is near; rejects when `signal` fires. */
-async function nextSettled<T>(inFlight: Map<object, Promise<T>>, due: number, waiter: ServiceTimeWaiter, signal: AbortSignal): Promise<T | undefined> {
+/**
+ * The first request to settle, or undefined once `due` (service time) is near or `wallDue` (local
+ * ms) has come; rejects when `signal` fires.
+ */
+async function nextSettled<T>(inFlight: Map<object, Promise<T>>, due: number, wallDue: number, waiter: ServiceTimeWaiter, signal: AbortSignal): Promise<T | undefined> {
   if (signal.aborted) throw abortError(signal)
   const timer = new AbortController()
   const racers: Promise<T | undefined>[] = [...inFlight.values()]
   if (due !== Infinity) racers.push(waiter.nap(due, timer.signal).then(() => undefined))
+  if (wallDue !== Infinity) racers.push(sleep(Math.max(1, wallDue - Date.now()), timer.signal).then(() => undefined, () => undefined))
   if (racers.length === 0) throw new Error('market-candles follow: nothing in flight and nothing due')
   let onAbort: (() => void) | undefined
   const aborted = new Promise<never>((_, reject) => {

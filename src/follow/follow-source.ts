@@ -19,4 +19,9 @@ export interface FollowSource<C> {
   walk(endpoint: CandleEndpointName, observe: (date: string | null, sent: number, received: number) => void): WalkSource<C>
   /** The public exchange list (never counted), for closing dates. */
   exchanges(signal: AbortSignal): Promise<Exchange[]>
+  /**
+   * A request for its `Date` header alone, at a moment the follow chooses (its estimate of the
+   * service's clock): a public catalog call, never counted, never through the limiter.
+   */
+  probe(signal: AbortSignal): Promise<Omit<LiveAnswer<never>, 'candles'>>
 }

@@ -33,15 +33,21 @@ export class StateBoard {
     now: number,
     readonly settleMs: number | undefined,
     readonly notify?: (state: FollowState) => void,
+    /** How far the follow's reading of the service's clock may be off (service ms; 0 when it is given). */
+    readonly clockSpread: () => number = () => 0,
   ) {
     const status = (position?: SeriesPosition): SeriesStatus => ({ position: position!, status: position?.ended ? 'ended' : 'catching-up', since: now, attempts: 0, delay: unlearnt() })
     this.#own = status()
     this.series = positions.map(status)
   }
 
-  /** The offset after a close at which a series asks for its candle: fixed, or learnt. */
+  /**
+   * The offset after a close at which a series asks for its candle: fixed, or learnt, plus how far
+   * the clock's reading may be off (the learnt delay's bounds hold on the true clock: asked that
+   * much later, a candle is never asked for before them).
+   */
   settleOf(s: SeriesStatus): number {
-    return this.settleMs ?? firstAsk(s.delay)
+    return this.settleMs ?? firstAsk(s.delay) + this.clockSpread()
   }
 
   /**

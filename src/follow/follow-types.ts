@@ -73,11 +73,23 @@ export interface FollowOptions extends RequestOptions {
   onStateChange?: (state: FollowState) => void
   /**
    * The service's clock in epoch ms. By default the follow learns it from the `Date` header of the
-   * service's answers (so a machine whose clock is off still polls at the right moment); give it for
-   * a test service whose clock runs fast, e.g. `() => mock.service.clock.now()`.
+   * service's answers, its reading and its speed (so a machine whose clock is off, or a test
+   * service whose clock runs fast, still polls at the right moment); give it to read a clock you
+   * hold, e.g. `() => mock.service.clock.now()` in process.
    * @default estimated from the `Date` headers
    */
   now?: () => number
+  /**
+   * How fast the service's clock runs, when you know it: service ms per wall ms (60 for a test
+   * service started with `serve --clock-rate 60`). Not needed: the follow learns the speed from
+   * the `Date` headers within its first second (a probe 300 ms after the first answer) and picks
+   * up a change (`POST /_mock/clock {"rate": N}`) at the next answer; given, it starts from it.
+   * Not with `now`, whose speed the follow measures.
+   * @default 1, then learnt from the `Date` headers
+   * @example
+   * client.exchangeOhlcvFollow(params, { clockRate: 60 })
+   */
+  clockRate?: number
   /**
    * Requests in flight at once: history windows of a series catching up, and polls of different
    * series falling due together. Every request goes through the client's rate limiter.

@@ -4,19 +4,24 @@ import type { FollowSource } from './follow-source.js'
 import { StateBoard } from './follow-state.js'
 import type { FollowCursor, FollowEnd, FollowEvent, FollowManyCursor, FollowOptions, FollowPage, FollowSeriesState, FollowState } from './follow-types.js'
 import { SeriesPosition } from './series-position.js'
-import { DateHeaderClock } from './service-clock.js'
+import { MAX_CLOCK_SPEED } from './clock-region.js'
+import { DateClock } from './date-clock.js'
 
 /** The options a follow takes: the request options and its own. */
-export const FOLLOW_OPTION_KEYS = [...REQUEST_OPTION_KEYS, 'settleMs', 'now', 'concurrency', 'maxOutageMs', 'onStateChange'] as const
+export const FOLLOW_OPTION_KEYS = [...REQUEST_OPTION_KEYS, 'settleMs', 'now', 'clockRate', 'concurrency', 'maxOutageMs', 'onStateChange'] as const
 
 /** Checks a follow's options; throws a clear error for an unknown or bad one. */
 export function checkFollowOptions(options: FollowOptions | undefined, where: string): FollowOptions {
   const checked = checkRequestOptions(options, where, FOLLOW_OPTION_KEYS) as FollowOptions
-  const { settleMs, now, concurrency, maxOutageMs, onStateChange } = checked
+  const { settleMs, now, clockRate, concurrency, maxOutageMs, onStateChange } = checked
   if (settleMs !== undefined && !(Number.isInteger(settleMs) && settleMs >= 0 && settleMs <= 3_600_000)) {
     throw new RangeError(`settleMs must be an integer number of milliseconds from 0 to 3600000, got ${String(settleMs)}`)
   }
   if (now !== undefined && typeof now !== 'function') throw new TypeError('now must be a function returning epoch milliseconds')
+  if (clockRate !== undefined && !(typeof clockRate === 'number' && Number.isFinite(clockRate) && clockRate >= 0 && clockRate <= MAX_CLOCK_SPEED)) {
+    throw new RangeError(`clockRate must be a number from 0 to ${MAX_CLOCK_SPEED} (service ms per wall ms), got ${String(clockRate)}`)
+  }
+  if (clockRate !== undefined && now !== undefined) throw new TypeError('give now or clockRate, not both: with now the follow measures how fast that clock runs')
   if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 64)) {
     throw new RangeError(`concurrency must be an integer from 1 to 64, got ${String(concurrency)}`)
   }
@@ -28,20 +33,34 @@ export function checkFollowOptions(options: FollowOptions | undefined, where: st
 }
 
 /** The service's time for one follow: the `now` option, or learnt from `Date` headers. */
-function followTime(options: FollowOptions): FollowTime & { now(): number } {
+function followTime(options: FollowOptions): FollowTime & { spread(): number } {
   const given = options.now
   if (given) {
+    const now = () => {
+      const ms = given()
+      if (!Number.isFinite(ms)) throw new TypeError(`the follow's now() must return epoch milliseconds, got ${String(ms)}`)
+      return ms
+    }
     return {
-      now() {
-        const ms = given()
-        if (!Number.isFinite(ms)) throw new TypeError(`the follow's now() must return epoch milliseconds, got ${String(ms)}`)
-        return ms
-      },
+      now,
       observe() {},
+      bounds: () => {
+        const ms = now()
+        return [ms, ms]
+      },
+      spread: () => 0,
     }
   }
-  const clock = new DateHeaderClock()
-  return { now: () => clock.now(), rate: 1, observe: (date, sent, received) => clock.observe(date, sent, received) }
+  const clock = new DateClock(options.clockRate)
+  return {
+    now: () => clock.now(),
+    rate: () => clock.speed,
+    observe: (date, sent, received) => clock.observe(date, sent, received),
+    bounds: () => clock.bounds(),
+    spread: () => clock.spread(),
+    probeAt: () => clock.probeAt(),
+    probing: () => clock.probing(),
+  }
 }
 
 /** What both follows share: their series, the service's time, the page stream. */
@@ -51,7 +70,7 @@ abstract class Follow<C extends { close_ts: string }, T> implements AsyncIterabl
   readonly #source: FollowSource<C>
   /** @internal */
   protected readonly options: FollowOptions
-  readonly #time: FollowTime
+  readonly #time: FollowTime & { spread(): number }
   /** @internal */
   protected readonly board: StateBoard
 
@@ -61,7 +80,7 @@ abstract class Follow<C extends { close_ts: string }, T> implements AsyncIterabl
     this.positions = cursors.map((c) => new SeriesPosition(c))
     this.options = options
     this.#time = followTime(options)
-    this.board = new StateBoard(this.positions, this.#time.now(), options.settleMs, options.onStateChange)
+    this.board = new StateBoard(this.positions, this.#time.now(), options.settleMs, options.onStateChange, () => this.#time.spread())
   }
 
   /** The service's time as the follow knows it (epoch ms): the `now` option, or learnt from the `Date` headers. */

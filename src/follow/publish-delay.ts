@@ -35,18 +35,24 @@ const narrow = (d: PublishDelay) => 2 * PUBLISH_MARGIN_MS + d.rtt
 
 /**
  * When to ask first for the next candle, as an offset after its close: a third into a wide bracket
- * (a hit, which costs nothing, then narrows it to a third), else just past its low end.
+ * (a hit, which costs nothing, then narrows it to a third); in a narrow one, at its high end (where
+ * the candle was found), or two margins past its low end when that comes first. Not just past the
+ * low end: bisection leaves it anywhere up to a margin below the delay, and an ask a few ms after
+ * the delay misses on the smallest error of the clock or the timers.
  */
 export function firstAsk(d: PublishDelay): number {
-  return d.hi - d.lo > narrow(d) && d.hi !== Infinity ? d.lo + (d.hi - d.lo) / 3 : d.lo + PUBLISH_MARGIN_MS
+  if (d.hi === Infinity) return d.lo + PUBLISH_MARGIN_MS
+  return d.hi - d.lo > narrow(d) ? d.lo + (d.hi - d.lo) / 3 : Math.min(d.hi, d.lo + 2 * PUBLISH_MARGIN_MS)
 }
 
 /**
- * After a poll sent at offset `missed` found no candle: the offset of the next try. Inside the
- * bracket, its middle; past it (late, or the delay grew), 250 ms later, then 4x as far past each time.
+ * After a poll sent at offset `missed` found no candle: the offset of the next try. Inside a wide
+ * bracket, its middle; inside a narrow one, its high end (where the candle was found before); past
+ * it (late, or the delay grew), 250 ms later, then 4x as far past each time.
  */
 export function retryAsk(d: PublishDelay, missed: number): number {
   if (d.hi !== Infinity && missed < d.hi - narrow(d)) return Math.max(missed + PUBLISH_MARGIN_MS, (missed + d.hi) / 2)
+  if (d.hi !== Infinity && missed < d.hi) return Math.max(missed + PUBLISH_MARGIN_MS / 2, d.hi)
   return missed + Math.max(LATE_FIRST_MS, 3 * (missed - (d.hi === Infinity ? 0 : d.hi)))
 }
 

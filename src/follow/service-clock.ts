@@ -1,54 +1,5 @@
 import { sleep } from '../internal/abort.js'
 
-/**
- * The service's time as the client learns it from the `Date` header of its answers, so a follow
- * polls at the right moment when the machine's clock is off, or the service's clock is shifted.
- *
- * `Date` has whole seconds: an answer dated `D`, sent at local time `s` and received at `r`, puts the
- * service's offset from the local clock within `[D - r, D + 1000 - s]`. Each answer narrows that
- * range; one that falls outside it (the service's clock was moved) starts it again. The estimate is
- * the middle of the range: within half a second plus the round trip of the truth.
- */
-export class DateHeaderClock {
-  #low = -Infinity
-  #high = Infinity
-  #local: () => number
-
-  constructor(local: () => number = Date.now) {
-    this.#local = local
-  }
-
-  /** Epoch ms of the service's clock, estimated; the local clock until an answer has been seen. */
-  now(): number {
-    return this.#local() + this.offset()
-  }
-
-  /** Service time less local time, estimated (0 until an answer has been seen). */
-  offset(): number {
-    return this.#low === -Infinity ? 0 : (this.#low + this.#high) / 2
-  }
-
-  /** Learns from one answer's `Date` header, sent at local `sent` and received at local `received`. */
-  observe(date: string | null, sent: number, received: number): void {
-    const d = date === null ? Number.NaN : Date.parse(date)
-    if (!Number.isFinite(d)) return
-    const low = d - received
-    const high = d + 1000 - sent
-    if (low > this.#high || high < this.#low) {
-      this.#low = low
-      this.#high = high
-    } else {
-      this.#low = Math.max(this.#low, low)
-      this.#high = Math.min(this.#high, high)
-    }
-  }
-
-  /** The local clock this estimate is measured against. */
-  local(): number {
-    return this.#local()
-  }
-}
-
 /** The longest single wall-clock sleep while waiting for a service time: the clock may be moved meanwhile. */
 const MAX_NAP_MS = 500
 /** Naps before the clock's speed is known. */
@@ -66,19 +17,18 @@ export class ServiceTimeWaiter {
   #rate = 1
   /** Until the speed is measured, naps are short: a clock at 60x would overshoot a long one. */
   #measured: boolean
-  readonly #known: number | undefined
+  readonly #known: (() => number) | undefined
 
-  /** `rate`: the clock's speed when known (1 for an estimate from `Date` headers); measured otherwise. */
-  constructor(now: () => number, rate?: number) {
+  /** `rate`: the clock's speed when known (an estimate from `Date` headers knows the speed it assumes); measured otherwise. */
+  constructor(now: () => number, rate?: () => number) {
     this.#now = now
     this.#measured = rate !== undefined
     this.#known = rate
-    if (rate !== undefined) this.#rate = rate
   }
 
-  /** Service ms per wall ms, as observed (1 until measured). */
+  /** Service ms per wall ms: as known, or as observed (1 until measured). */
   get rate(): number {
-    return this.#rate
+    return this.#known ? this.#known() : this.#rate
   }
 
   #observe(): number {
@@ -111,7 +61,8 @@ export class ServiceTimeWaiter {
     const left = this.remaining(due)
     if (left <= 0) return Promise.resolve()
     // A stopped clock (rate 0) is napped on until someone moves it.
-    const wall = this.#rate > 0 ? Math.ceil(left / this.#rate) : MAX_NAP_MS
+    const rate = this.rate
+    const wall = rate > 0 ? Math.ceil(left / rate) : MAX_NAP_MS
     return sleep(Math.max(1, Math.min(wall, this.#measured ? MAX_NAP_MS : FIRST_NAP_MS)), signal).catch(() => {})
   }
 }

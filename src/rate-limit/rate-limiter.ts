@@ -1,6 +1,7 @@
 import { abortable } from '../internal/abort.js'
 import { answerHeader as header } from './answer-header.js'
 import { MemorySlotStore } from './memory-slot-store.js'
+import { RoomTrials } from './room-trials.js'
 import type { ReleaseSlot, SlotAnswer, SlotLimiter } from './slot-limiter.js'
 import { blockingSlot, windowDelay, type WindowSlot } from './slot-window.js'
 import { IDLE_MS, WindowLength } from './window-length.js'
@@ -29,6 +30,8 @@ interface Slot extends WindowSlot {
   readonly probe: number
   /** Answered 429: the service did not count it. */
   limited?: boolean
+  /** Sent beyond the share, to learn whether the account has room (no `RateLimit-*` headers: see RoomTrials). */
+  readonly trial: boolean
   readonly finished: Promise<void>
   finish(): void
 }
@@ -49,9 +52,9 @@ function newPeriod(start: number) {
  *
  * The service counts a request when it arrives, which the client cannot see; it only knows when the
  * request left and when its answer came back. A slot is therefore held until one second after the
- * request's latest plausible arrival: its completion time less the smallest round trip seen so far
- * (a request cannot have arrived later than that, unless its outbound trip was slower than the
- * fastest one). The first window after start or an idle spell counts from completion, because new
+ * request's latest plausible arrival: its completion time less the smallest round trip of the last
+ * 2 to 4 seconds (a request cannot have arrived later than that, unless its outbound trip was slower
+ * than the fastest one; a path that got slower is timed with its own round trips again). The first window after start or an idle spell counts from completion, because new
  * connections make outbound trips slow and unequal. (This window policy is the one the Redis
  * limiter uses too; here its slots are kept in memory.) A plain token bucket would not do: holding
  * `perSecond` tokens, it lets a full burst through and refills, so up to twice `perSecond`
@@ -73,6 +76,15 @@ function newPeriod(start: number) {
  * - a `Retry-After` longer than the window (a quota, a service in trouble) holds every request back
  *   for that long, plus up to a quarter of it at random so limiters do not resume in lockstep.
  * Uncoordinated limiters of one account so settle on the account's rate between them.
+ *
+ * **A deployment without `RateLimit-*` headers** (a 429 with `Retry-After` only, or with nothing:
+ * interface.md leaves both open) says nothing on its 200s about others on the account. The limiter
+ * then learns from 429s alone: after its probe it keeps to the probe's share and sends, one at a
+ * time, a *trial* request beyond it. A trial answered 200 grows the share by one and the next trial
+ * follows at once (a limiter alone has the whole window within a second); a trial answered 429
+ * leaves the share as it was, and the next waits longer (4 s, doubling, up to 4 s per request of the
+ * share). A request within the share answered 429 cuts the share by one and gives its place back.
+ * Limiters of one account so settle on its rate with few 429s, each trial costing at most one.
  *
  * @example
  * const limiter = new RateLimiter({ perSecond: 10 })
@@ -96,12 +108,16 @@ export class RateLimiter implements SlotLimiter {
   /** Requests this limiter lets through per window: the account's rate less what others use. */
   #share: number
   /** The probe of a fresh (or idle) limiter; undefined once it has learned whether others use the account. */
-  #probe: { size: number; pending: number; sent: number; answered: number; last: number; lastRemaining: number | undefined } | undefined
+  #probe: { size: number; pending: number; sent: number; answered: number; last: number; lastRemaining: number | undefined; limited: boolean } | undefined
   #period = newPeriod(-Infinity)
   /** The last cut of the share after a 429: when, and how low one window's cuts may go. */
   #cut = { at: -Infinity, floor: 1 }
   /** No growth before this time, after giving a request back to others. */
   #holdUntil = -Infinity
+  /** Whether the service's 2xx answers carry `RateLimit-Remaining`: 'absent' makes the limiter learn from 429s alone. */
+  #headers: 'unknown' | 'present' | 'absent' = 'unknown'
+  /** Requests beyond the share, while the answers carry no `RateLimit-*` headers. */
+  readonly #trials: RoomTrials
   #wake!: { promise: Promise<void>; resolve: () => void }
 
   constructor(options: RateLimiterOptions = {}) {
@@ -112,6 +128,7 @@ export class RateLimiter implements SlotLimiter {
     this.#window = new WindowLength(options.marginMs)
     this.#now = options.now ?? (() => performance.now())
     this.#random = options.random ?? Math.random
+    this.#trials = new RoomTrials(this.#random)
     this.#limit = perSecond
     this.#share = perSecond
     this.#startProbe()
@@ -145,8 +162,9 @@ export class RateLimiter implements SlotLimiter {
   // limiters starting together then fit in the window together instead of drawing 429s.
   #startProbe(): void {
     const size = Math.max(1, Math.ceil(this.#limit / 4))
-    this.#probe = { size, pending: 0, sent: 0, answered: 0, last: -1, lastRemaining: undefined }
+    this.#probe = { size, pending: 0, sent: 0, answered: 0, last: -1, lastRemaining: undefined, limited: false }
     this.#share = size
+    this.#trials?.reset()
   }
 
   #setShare(share: number): void {
@@ -166,11 +184,18 @@ export class RateLimiter implements SlotLimiter {
    * waits for a request in flight to come back.
    */
   delay(): number {
-    const wait = windowDelay(this.#store, this.#share, this.windowMs, this.#now())
-    if (wait === Infinity) return Infinity
+    const now = this.#now()
+    const wait = windowDelay(this.#store, this.#share, this.windowMs, now)
     const probe = this.#probe
-    if (probe && probe.size > 1 && probe.sent === probe.size - 1 && probe.answered === 0) return Infinity
-    return wait
+    if (probe) return probe.size > 1 && probe.sent === probe.size - 1 && probe.answered === 0 ? Infinity : wait
+    if (wait === 0 || !this.#trying()) return wait
+    // Without headers the share grows only by trials: one request beyond it, when the trials allow.
+    return Math.min(wait, Math.max(this.#trials.wait(now), windowDelay(this.#store, this.#share + 1, this.windowMs, now)))
+  }
+
+  /** Whether the limiter learns the room by trials: no `RateLimit-*` headers, a share below the limit, no probe. */
+  #trying(): boolean {
+    return this.#headers === 'absent' && this.#probe === undefined && this.#share < this.#limit
   }
 
   /**
@@ -212,7 +237,10 @@ export class RateLimiter implements SlotLimiter {
     const finished = new Promise<void>((resolve) => (finish = resolve))
     const probe = this.#probe ? this.#probe.sent++ : -1
     if (this.#probe) this.#probe.pending++
-    const slot: Slot = { sent, cold: this.#warm++ < this.perSecond, probe, finished, finish }
+    // Taken while the share's slots are all held: only a trial may leave then (see delay).
+    const trial = this.#trying() && windowDelay(this.#store, this.#share, this.windowMs, sent) > 0
+    if (trial) this.#trials.sent()
+    const slot: Slot = { sent, cold: this.#warm++ < this.perSecond, probe, trial, finished, finish }
     this.#store.push(slot)
     return (answer) => {
       if (slot.completed !== undefined) return
@@ -220,6 +248,7 @@ export class RateLimiter implements SlotLimiter {
       this.#store.complete(slot, completed, completed - slot.sent)
       if (!slot.cold) this.#window.sample(completed - slot.sent)
       if (answer) this.#learn(slot, answer)
+      else if (slot.trial) this.#trials.lost()
       if (slot.probe >= 0 && this.#probe) this.#endProbeSlot()
       slot.finish()
     }
@@ -232,9 +261,43 @@ export class RateLimiter implements SlotLimiter {
       this.#setShare(this.#share)
     }
     const now = this.#now()
+    const ok = answer.status >= 200 && answer.status < 300
+    // A 200 says whether the deployment sends the headers; a 429 only when it has them.
+    const stated = header(answer.headers, 'ratelimit-remaining') !== undefined
+    if (stated && (ok || answer.status === 429)) this.#headers = 'present'
+    else if (ok) this.#headers = 'absent'
+    if (slot.trial) {
+      if (ok) {
+        this.#trials.passed(now)
+        this.#setShare(this.#share + 1)
+      } else if (answer.status === 429) {
+        this.#trials.refused(now, this.#share)
+        // The window was full: what this limiter did not hold of it, others did. Holding more than
+        // all of them together, it gives one request back, so that one who came later can grow.
+        const through = this.#store.slots.filter((s) => s.sent > now - this.windowMs && !s.limited && s !== slot).length
+        if (this.#share > this.#limit - through + 1) this.#setShare(this.#share - 1)
+      } else this.#trials.lost()
+    }
     if (answer.status === 429) {
       slot.limited = true
+      if (slot.probe >= 0 && this.#probe) this.#probe.limited = true
       this.#period.limited = true
+      // Without headers, a refused request's place goes back at once: nothing else tells the
+      // limiter when the window has room, and a place held for nothing leaves a hole in the
+      // window that another limiter's trial takes (a service that counts its 429s refuses again,
+      // which cuts the share).
+      if (this.#headers !== 'present') this.#store.drop(slot)
+      // A refused trial leaves the share as it was: the window was full, as the share assumed.
+      if (slot.trial) return this.#pauseFor(answer)
+      // Without headers, a refusal within the share means others grew into it: hold off trials a while.
+      if (this.#headers !== 'present') {
+        // Without headers the only sign is the refusal itself: the window held one request too many
+        // (another's trial, most likely). One request less answers it (its place went back above);
+        // what got through says little here, as retries of refused requests may be waiting.
+        this.#trials.yielded(now, this.#share)
+        this.#setShare(this.#share - 1)
+        return this.#pauseFor(answer)
+      }
       // Keep to what got through in the last window (requests in flight may yet), but at most halve
       // the share of the window's start: one full window must not starve this limiter.
       const first = now - this.#cut.at > this.windowMs
@@ -248,12 +311,10 @@ export class RateLimiter implements SlotLimiter {
       // A wait of one window is the sliding second itself, which the cut above answers: pausing
       // everything for it would leave the window to other clients, who grow into it, and the cycle
       // repeats. A longer wait (a quota, a service in trouble) holds every request back, with jitter.
-      const waitMs = (header(answer.headers, 'retry-after') ?? header(answer.headers, 'ratelimit-reset') ?? 0) * 1000
-      if (waitMs > this.windowMs) this.pause(waitMs * (1 + PAUSE_JITTER * this.#random()))
-      return
+      return this.#pauseFor(answer)
     }
     const remaining = header(answer.headers, 'ratelimit-remaining')
-    if (answer.status < 200 || answer.status >= 300 || remaining === undefined) return
+    if (!ok || remaining === undefined) return
     if (this.#probe) {
       // The probe's requests are all in the account's window: what the window held beyond them is
       // others'. The latest one left after a first answer, so others who started with us show in it.
@@ -295,11 +356,20 @@ export class RateLimiter implements SlotLimiter {
     this.#probe = undefined
     this.#period = newPeriod(this.#now())
     // A 429 during the probe has set the share already; otherwise keep to what others leave.
-    if (this.#store.slots.some((s) => s.probe >= 0 && s.limited)) return
+    if (probe.limited) return
+    // No headers: the answers cannot tell who else uses the account. Trials grow the share from the
+    // probe's, one round trip each while they pass: a limiter alone has the whole window within a second.
+    if (this.#headers === 'absent') return this.#setShare(probe.sent)
     const own = probe.last + 1
     const others = probe.lastRemaining === undefined ? 0 : Math.max(0, this.#limit - probe.lastRemaining - own)
     // Alone: the whole window. With others: half of the room they left, as they may take it too.
     this.#setShare(others === 0 ? this.#limit : own + Math.ceil((this.#limit - others - own) / 2))
+  }
+
+  // A 429's wait longer than the window (a quota, a service in trouble) holds every request back, with jitter.
+  #pauseFor(answer: SlotAnswer): void {
+    const waitMs = (header(answer.headers, 'retry-after') ?? header(answer.headers, 'ratelimit-reset') ?? 0) * 1000
+    if (waitMs > this.windowMs) this.pause(waitMs * (1 + PAUSE_JITTER * this.#random()))
   }
 
   /** Holds every request back for `ms` from now, e.g. the `Retry-After` of a 429. */

@@ -5,8 +5,10 @@
  *
  * The service counts a request when it arrives, which the client cannot see; it only knows when the
  * request left and when its answer came back. A slot is therefore held until one window after the
- * request's latest plausible arrival: its completion less the smallest round trip seen (a request
- * cannot have arrived later than that, unless its outbound trip was slower than the fastest one). A
+ * request's latest plausible arrival: its completion less the smallest round trip of the last few
+ * seconds (a request cannot have arrived later than that, unless its outbound trip was slower than
+ * the fastest one; older round trips age out, aging-minimum.ts, so a path that got slower is not
+ * timed with the old one's). A
  * cold slot (new connections after start or an idle spell: outbound trips slow and unequal) counts
  * from its completion.
  */
@@ -26,7 +28,7 @@ export interface WindowSlot {
 /** What the policy decides on: the latest slots (oldest first, at most the account's rate of them) and the shared state. */
 export interface WindowState<S extends WindowSlot = WindowSlot> {
   readonly slots: readonly S[]
-  /** The smallest round trip seen, in milliseconds (Infinity before the first). */
+  /** The smallest round trip of the last few seconds, in milliseconds (Infinity before the first; aging-minimum.ts). */
   readonly minRoundTrip: number
   /** No request leaves before this time (a 429's `Retry-After`). */
   readonly pausedUntil: number

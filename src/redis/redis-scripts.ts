@@ -1,9 +1,12 @@
+import { ROUND_TRIP_AGE_MS } from '../rate-limit/aging-minimum.js'
+
 /*
  * The Redis side of the shared limiter: storage only, no policy. One key per account holds the
  * window's state as JSON: v (a version, bumped by every change but a take that can delay a
  * request), t (how many slots were taken), s (the
- * latest slots: [id, sent, cold, completed or -1, leaseUntil]), rt (the smallest round trip seen,
- * -1 before the first) and p (no request before this time). Every script reads Redis's clock (TIME),
+ * latest slots: [id, sent, cold, completed or -1, leaseUntil]), rt and rq (the smallest round trip
+ * of the current epoch of ROUND_TRIP_AGE_MS and of the one before, -1 when none: the smallest
+ * round trip ages, aging-minimum.ts), re (when the current epoch began) and p (no request before this time). Every script reads Redis's clock (TIME),
  * the only clock the workers share; times are milliseconds, returned as strings (Redis would
  * truncate a Lua number to an integer).
  */
@@ -53,11 +56,29 @@ for _, slot in ipairs(st.s) do
   if slot[1] == ARGV[1] and tonumber(slot[4]) < 0 then slot[4] = math.min(now, tonumber(ARGV[4])) end
 end
 local rt = tonumber(ARGV[2])
--- A smaller round trip moves every slot's plausible arrival later: a change that can delay.
-if tonumber(st.rt) < 0 or rt < tonumber(st.rt) then
-  st.rt = rt
-  st.v = st.v + 1
+local age = ${ROUND_TRIP_AGE_MS}
+local cur = tonumber(st.rt) or -1
+local prev = tonumber(st.rq) or -1
+local since = tonumber(st.re) or now
+local function least(a, b)
+  if a < 0 then return b end
+  if b < 0 or a < b then return a end
+  return b
 end
+-- An epoch older than the age becomes the previous one (forgotten after two): aging only frees
+-- slots earlier, which no other worker must see.
+if now - since >= age then
+  if now - since >= 2 * age then prev = -1 else prev = cur end
+  cur = -1
+  since = now
+end
+local before = least(cur, prev)
+cur = least(cur, rt)
+st.rt = cur
+st.rq = prev
+st.re = since
+-- A smaller round trip moves every slot's plausible arrival later: a change that can delay.
+if before < 0 or least(cur, prev) < before then st.v = st.v + 1 end
 ${SAVE('tonumber(ARGV[3])')}
 return tostring(now)`
 

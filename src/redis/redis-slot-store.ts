@@ -84,7 +84,7 @@ export class RedisSlotStore {
 
 function parseState(now: number, raw: string): RedisSnapshot {
   if (raw === '') return { now, version: 0, takes: 0, found: false, slots: [], minRoundTrip: Infinity, pausedUntil: 0 }
-  const st = JSON.parse(raw) as { v: number; t?: number; s: unknown; rt: number; p: number }
+  const st = JSON.parse(raw) as { v: number; t?: number; s: unknown; rt: number; rq?: number; p: number }
   // cjson writes an empty array as {}.
   const rows = Array.isArray(st.s) ? (st.s as Array<[string, number, number, number, number]>) : []
   const slots = rows.map(([id, sent, cold, completed, leaseUntil]): RedisSlot => ({
@@ -94,5 +94,6 @@ function parseState(now: number, raw: string): RedisSnapshot {
     ...(completed >= 0 ? { completed } : {}),
     leaseUntil,
   }))
-  return { now, version: st.v, takes: st.t ?? 0, found: true, slots, minRoundTrip: st.rt < 0 ? Infinity : st.rt, pausedUntil: st.p }
+  const least = [st.rt, st.rq ?? -1].filter((rt) => rt >= 0)
+  return { now, version: st.v, takes: st.t ?? 0, found: true, slots, minRoundTrip: least.length === 0 ? Infinity : Math.min(...least), pausedUntil: st.p }
 }

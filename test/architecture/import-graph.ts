@@ -19,7 +19,7 @@ export function sources(dir: string): string[] {
  */
 export function importsOf(file: string): string[] {
   const text = readFileSync(join(ROOT, file), 'utf8')
-  const specifiers = [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)].map((m) => m[1]!)
+  const specifiers = [...text.matchAll(/(?:from|import)\s*\(?\s*(['"])(\.[^'"]+)\1/g)].map((m) => m[2]!)
   return specifiers.map((specifier) => {
     const target = relative(ROOT, resolve(ROOT, file, '..', specifier))
     for (const candidate of [target.replace(/\.js$/, '.ts'), `${target}.ts`, `${target}/index.ts`]) {

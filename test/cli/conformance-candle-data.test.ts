@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
-import { badExchanges, negativeVolume, offGrid, ohlcOutOfOrder } from '../../cli/conformance/candle-invariants.js'
+import { badExchanges, negativeVolume, offGrid, ohlcOutOfOrder, unknownContributors } from '../../cli/conformance/candle-invariants.js'
 import { runConformance } from '../../cli/conformance/index.js'
 import { createMockService, type MockService } from '../../mocks/index.js'
 import { startMockServer } from '../../mocks/server/index.js'
@@ -59,13 +59,18 @@ describe('conformance: the candle data rules (docs/contract.md#candle-data)', ()
     expect(negativeVolume({ ...candle, quote_volume: -0.5 })).toBe('quote_volume >= 0 (got quote_volume -0.5)')
   })
 
-  test("an aggregated candle's exchanges: at least one, ascending, each once, each listed by /v1/exchanges", () => {
-    expect(badExchanges(candle, KNOWN)).toBeUndefined()
-    expect(badExchanges({ exchanges: [] }, KNOWN)).toMatch(/at least one/)
-    expect(badExchanges({ exchanges: ['kraken', 'bitstamp'] }, KNOWN)).toMatch(/ascending, each once: \["bitstamp","kraken"\]/)
-    expect(badExchanges({ exchanges: ['bitstamp', 'bitstamp'] }, KNOWN)).toMatch(/each once: \["bitstamp"\]/)
-    expect(badExchanges({ exchanges: ['Bitstamp'] }, KNOWN)).toMatch(/not listed: Bitstamp/)
-    expect(badExchanges({ exchanges: 'bitstamp' }, KNOWN)).toBeUndefined()
+  test("an aggregated candle's exchanges are exchanges /v1/exchanges lists (interface.md)", () => {
+    expect(unknownContributors(candle, KNOWN)).toBeUndefined()
+    expect(unknownContributors({ exchanges: ['Bitstamp'] }, KNOWN)).toMatch(/not listed: Bitstamp/)
+    expect(unknownContributors({ exchanges: 'bitstamp' }, KNOWN)).toBeUndefined()
+  })
+
+  test("an aggregated candle's exchanges as the reference writes them (D9): at least one, ascending, each once", () => {
+    expect(badExchanges(candle)).toBeUndefined()
+    expect(badExchanges({ exchanges: [] })).toMatch(/at least one/)
+    expect(badExchanges({ exchanges: ['kraken', 'bitstamp'] })).toMatch(/ascending, each once: \["bitstamp","kraken"\]/)
+    expect(badExchanges({ exchanges: ['bitstamp', 'bitstamp'] })).toMatch(/each once: \["bitstamp"\]/)
+    expect(badExchanges({ exchanges: 'bitstamp' })).toBeUndefined()
   })
 })
 
@@ -85,7 +90,13 @@ describe('conformance: the candle data rules run alone (--only)', () => {
     expect(first.expected).toMatch(/^low <= open <= high and low <= close <= high \(low [\d.]+, open [\d.]+, close [\d.]+, high [\d.]+\)$/)
     const candle = JSON.parse(first.actual)
     expect(candle.low).toBeGreaterThan(candle.high)
-    // 100 candles per endpoint: five shown, the rest counted.
-    expect(run.out).toContain('and 195 more failures like these')
+    // 100 candles per endpoint: five shown, the rest counted. Exchange candles break what OHLCV
+    // means (interface.md): failures; aggregated ones break D9's arithmetic: differences.
+    expect(run.out).toContain('and 95 more failures like these')
+    expect(run.out).toContain('and 95 more differences like these')
+    expect(first.source.ref).toBe('interface.md#ohlcv')
+    const [difference] = run.report.rules.find((r: any) => r.id === 'ohlc-order').differences
+    expect(difference.source.ref).toBe('D9')
+    expect(difference.request).toMatch(/^GET \/v1\/aggregated_ohlcv\?/)
   }, 60_000)
 })

@@ -37,6 +37,7 @@ async function check(name: string, wrap: (service: MockService) => MockService, 
 }
 
 const failed = (run: Run) => run.json.rules.filter((r: any) => r.verdict === 'fail').map((r: any) => r.id)
+const differing = (run: Run) => run.json.rules.filter((r: any) => r.verdict === 'differ').map((r: any) => r.id)
 
 /**
  * A timing rule skips as inconclusive ("too slow") when the machine is too loaded to time its calls
@@ -55,7 +56,8 @@ async function conclusive(run: Run, deviation: Deviation): Promise<Run> {
 // Every run spends most of its time waiting for its pacing slots, so they run side by side.
 const runs = new Map<string, Promise<Run>>()
 beforeAll(() => {
-  runs.set('none', check('none', (s) => s, ['--include', 'rate-limit']))
+  // --reference: the reference differs from itself in nothing, so it passes even when differences fail.
+  runs.set('none', check('none', (s) => s, ['--include', 'rate-limit', '--reference']))
   runs.set('budget', check('budget', (s) => s, ['--max-requests', '40'], false))
   // A service that quotes the key it was sent in an error body the report shows.
   runs.set('echo', check('echo', (s) => ({ ...s, handle: async (req) => {
@@ -73,14 +75,17 @@ afterAll(async () => {
 })
 
 describe('market-candles conformance against the reference service', () => {
-  test('at least 15 deliberate deviations, each breaking a different rule', () => {
+  test('at least 15 deliberate deviations, each breaking a different rule, of both kinds', () => {
     expect(DEVIATIONS.length).toBeGreaterThanOrEqual(15)
+    expect(new Set(DEVIATIONS.map((d) => d.kind))).toEqual(new Set(['failure', 'difference']))
     expect(new Set(DEVIATIONS.map((d) => d.breaks)).size).toBe(DEVIATIONS.length)
   })
 
-  test('without a deviation, every rule passes and the command exits 0', async () => {
+  test('without a deviation, every rule passes and the command exits 0, even with --reference', async () => {
     const run = await runs.get('none')!
+    expect(run.json.reference).toBe(true)
     expect(failed(run), run.out).toEqual([])
+    expect(differing(run), run.out).toEqual([])
     // Only a timing rule may be inconclusive, on a machine too loaded to time a burst from outside.
     const skipped = run.json.rules.filter((r: any) => r.verdict === 'skip')
     expect(skipped.filter((r: any) => !/too slow/.test(r.reason)), run.out).toEqual([])
@@ -94,31 +99,50 @@ describe('market-candles conformance against the reference service', () => {
     const skipped = run.json.rules.filter((r: any) => r.verdict === 'skip')
     expect(skipped.length).toBeGreaterThan(0)
     expect(skipped.some((r: any) => /--max-requests 40/.test(r.reason))).toBe(true)
-    expect(run.out).toMatch(/^SKIP  \S+ .*\n\s+skipped: the request budget \(--max-requests 40\) is used up/m)
+    expect(run.out).toMatch(/^SKIP  \S+ .*\n\s+sources: .*\n\s+skipped: the request budget \(--max-requests 40\) is used up/m)
     expect(failed(run), run.out).toEqual([])
   }, 240_000)
 
   test('a key the service quotes in a body is redacted in every report', async () => {
     const run = await runs.get('echo')!
-    expect(failed(run)).toContain('resolution-404')
+    // A 400 for an unknown pair on a candle endpoint fills D4's gap another way: a difference, shown with its body.
+    expect(differing(run)).toContain('resolution-404')
     expect(run.out).toContain('not found for key <redacted>')
     expect(run.junit).toContain('not found for key &lt;redacted&gt;')
   }, 240_000)
 
-  test.each(DEVIATIONS.map((d) => [d.name, d] as [string, Deviation]))('with %s, it fails exactly the rule broken, naming it', async (name, deviation) => {
+  const byKind = (kind: Deviation['kind']) => DEVIATIONS.filter((d) => d.kind === kind).map((d) => [d.name, d] as [string, Deviation])
+
+  test.each(byKind('failure'))('with %s (a statement of interface.md broken), it fails exactly the rule broken, naming it and its source', async (name, deviation) => {
     const first = await runs.get(name)!
     expect(failed(first).filter((id: string) => id !== deviation.breaks), first.out).toEqual([])
     const run = await conclusive(first, deviation)
     expect(failed(run), run.out).toEqual([deviation.breaks])
     expect(run.code).toBe(1)
     const rule = run.json.rules.find((r: any) => r.id === deviation.breaks)
-    // The report names the rule, its link in docs/contract.md, the request and what came back.
+    // The report names the rule, its link in docs/contract.md, the request, what came back and the sentence of interface.md.
     expect(run.out).toMatch(new RegExp(`^FAIL  ${deviation.breaks} `, 'm'))
     expect(rule.link).toMatch(/docs\/contract\.md#[a-z-]+$/)
     expect(run.out).toContain(`rule: ${rule.link}`)
     expect(rule.failures[0].message).toBeTruthy()
+    expect(rule.failures[0].source).toMatchObject({ kind: 'interface', ref: expect.stringMatching(/^interface\.md#[a-z0-9-]+$/), quote: expect.any(String) })
+    expect(run.out).toContain(`source:   ${rule.failures[0].source.ref} (`)
     expect(run.junit).toContain(`name="${deviation.breaks}: `)
-    expect(run.junit).toMatch(/<failure message="[^"]+" type="contract">/)
+    expect(run.junit).toMatch(/<failure message="[^"]+" type="interface">/)
+  }, 240_000)
+
+  test.each(byKind('difference'))('with %s (a gap filled otherwise than the reference), it lists the difference under its rule and its decision, and exits 0', async (name, deviation) => {
+    const first = await runs.get(name)!
+    const run = await conclusive(first, deviation)
+    expect(failed(run), run.out).toEqual([])
+    expect(differing(run), run.out).toEqual([deviation.breaks])
+    expect(run.code).toBe(0)
+    const rule = run.json.rules.find((r: any) => r.id === deviation.breaks)
+    expect(rule.differences[0].source).toMatchObject({ kind: 'decision', ref: expect.stringMatching(/^D\d+$/) })
+    expect(run.out).toMatch(new RegExp(`^DIFF  ${deviation.breaks} `, 'm'))
+    expect(run.out).toContain(`- difference from the reference: ${rule.differences[0].message}`)
+    expect(run.out).toMatch(/^differences from the reference \(D\d+\): listed, not failed/m)
+    expect(run.junit).toMatch(new RegExp(`name="${deviation.breaks}: [^"]*"[^>]*>\\s*<properties>.*</properties>\\s*<system-out>difference from the reference: `))
   }, 240_000)
 
   test('every JUnit report is well-formed XML with one testcase per rule', async () => {

@@ -54,7 +54,7 @@ describe('conformance: a rule passes only on evidence', () => {
     expect(run.rules.map((r) => [r.id, r.verdict]), run.out).toEqual([['catalog-not-counted', 'skip'], ['errors-not-counted', 'skip']])
     for (const rule of run.rules) expect(rule.reason, run.out).toMatch(/^inconclusive: /)
     for (const rule of run.rules) expect(rule.reason, run.out).toMatch(why)
-    expect(run.out).toMatch(/^SKIP  catalog-not-counted .*\n\s+skipped: inconclusive: /m)
+    expect(run.out).toMatch(/^SKIP  catalog-not-counted .*\n\s+sources: interface\.md#auth-2\n\s+skipped: inconclusive: /m)
     expect(run.code).toBe(0)
   }, 60_000)
 })

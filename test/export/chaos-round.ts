@@ -9,7 +9,6 @@
  * with the service's candles fetched page by page.
  */
 import { join } from 'node:path'
-import { scaledServiceClock } from '../../cli/export/scaled-service-clock.js'
 import { createClient, type FollowSeries } from '../../src/index.js'
 import type { RedisServer } from '../support/redis-server.js'
 import { chaosSchedule, describeStep } from './chaos-schedule.js'
@@ -76,15 +75,14 @@ interface SdkFollower {
 }
 
 function startSdkFollower(url: string, key: string): SdkFollower {
-  const clock = scaledServiceClock(CHAOS_RATE)
   // Half the account's rate: the PostgreSQL follower has the other half.
-  const client = createClient({ apiKey: key, baseUrl: url, fetch: clock.fetch, rateLimit: { perSecond: 5 } })
+  const client = createClient({ apiKey: key, baseUrl: url, rateLimit: { perSecond: 5 } })
   const controller = new AbortController()
   const series: FollowSeries[] = CHAOS_PAIRS.map((pair) => {
     const [base, quote] = pair.split('/') as [string, string]
     return { endpoint: 'exchange_ohlcv', exchange: 'bitstamp', interval: '1m', base, quote, start: START }
   })
-  const live = client.followMany(series, { signal: controller.signal, maxOutageMs: Infinity, now: clock.now })
+  const live = client.followMany(series, { signal: controller.signal, maxOutageMs: Infinity, clockRate: CHAOS_RATE })
   const rows: Record<string, unknown>[] = []
   let done = false
   const loop = (async (): Promise<Error | undefined> => {

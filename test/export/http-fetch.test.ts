@@ -142,7 +142,7 @@ describe("the export's fetch gives what the global fetch gives", () => {
       client.on('error', () => upstream.destroy())
     })
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
-    const script = `import { httpFetch } from ${JSON.stringify(join(process.cwd(), 'cli/export/http-fetch.ts'))}; const r = await httpFetch('http://example.invalid/json', {}); process.stdout.write(await r.text())`
+    const script = `import { httpFetch } from ${JSON.stringify(join(process.cwd(), 'cli/export/client/http-fetch.ts'))}; const r = await httpFetch('http://example.invalid/json', {}); process.stdout.write(await r.text())`
     try {
       const env = { ...process.env, NODE_USE_ENV_PROXY: '1', HTTP_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, NO_PROXY: '' }
       const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { env, encoding: 'utf8', timeout: 30_000 })
@@ -192,7 +192,7 @@ describe("the export's fetch over https", () => {
   test('with the certificate trusted (NODE_EXTRA_CA_CERTS), the body arrives', async (context) => {
     if (skip) return context.skip(skip)
     const url = `https://127.0.0.1:${(tls!.address() as AddressInfo).port}/`
-    const script = `import { httpFetch } from ${JSON.stringify(join(process.cwd(), 'cli/export/http-fetch.ts'))}; const r = await httpFetch(${JSON.stringify(url)}, {}); process.stdout.write(String((await r.text()).length))`
+    const script = `import { httpFetch } from ${JSON.stringify(join(process.cwd(), 'cli/export/client/http-fetch.ts'))}; const r = await httpFetch(${JSON.stringify(url)}, {}); process.stdout.write(String((await r.text()).length))`
     // Not execFileSync: the server answering is in this process.
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { env: { ...process.env, NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem') }, encoding: 'utf8', timeout: 30_000 })
     expect(Number(stdout)).toBe(BODY.length)

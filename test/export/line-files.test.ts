@@ -2,8 +2,8 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
-import { csvHeader, csvLines, parseCsvLine } from '../../cli/export/sinks/csv-format.js'
-import { cutPartialLastLine, scanLinesBackward } from '../../cli/export/sinks/tail-lines.js'
+import { csvHeader, csvLines, parseCsvLine } from '../../cli/export/sinks/lines/csv-format.js'
+import { cutPartialLastLine, scanLinesBackward } from '../../cli/export/sinks/lines/tail-lines.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'export-lines-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -67,6 +67,35 @@ describe('resume reads files backward from the end', () => {
     withFile(long, (fd, path) => {
       expect(cutPartialLastLine(fd)).toBe(3)
       expect(readFileSync(path, 'utf8')).toBe('ok\n')
+    })
+  })
+})
+
+describe('CSV resume: a quoted field may hold line breaks, so a record is not a line', () => {
+  // Records of unequal lengths with quoted line breaks, quotes and commas, across the 64 KB chunks.
+  const records = Array.from({ length: 3000 }, (_, i) =>
+    i % 3 === 0 ? `r${i},"a\nb ""q"", c\r\n${'z'.repeat((i * 53) % 150)}",é` : `r${i},"plain, ${'x'.repeat((i * 37) % 90)}",\n`.trimEnd(),
+  )
+  const text = records.join('\n') + '\n'
+
+  test('every complete record is visited once and whole, newest first, breaks inside quotes kept', () => {
+    const seen = withFile(text, (fd) => {
+      const out: string[] = []
+      scanLinesBackward(fd, Buffer.byteLength(text), 0, (l) => (out.push(l), false), true)
+      return out
+    })
+    expect(seen).toEqual([...records].reverse())
+  })
+
+  test.each([
+    ['h\na,"x\ny"\nb,"unfinished\nfield', 'h\na,"x\ny"\n'],
+    ['h\na,"x\ny"\nb,"finished"', 'h\na,"x\ny"\n'],
+    ['h\na,"x\ny"\n', 'h\na,"x\ny"\n'],
+    ['h\na,"x\n', 'h\n'],
+  ])('an unfinished last record is cut, even where it stops after a quoted line break: %j → %j', (before, after) => {
+    withFile(before, (fd, path) => {
+      expect(cutPartialLastLine(fd, true)).toBe(Buffer.byteLength(after))
+      expect(readFileSync(path, 'utf8')).toBe(after)
     })
   })
 })

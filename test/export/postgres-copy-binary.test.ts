@@ -4,7 +4,7 @@
  * is written as the instant the close-time module reads.
  */
 import { describe, expect, test } from 'vitest'
-import { CopyBinaryWriter } from '../../cli/export/sinks/postgres-copy-binary.js'
+import { CopyBinaryWriter } from '../../cli/export/sinks/postgres/postgres-copy-binary.js'
 import type { AnyCandle } from '../../cli/export/sinks/sink.js'
 
 const prices = { open: 1.5, high: 2.25, low: 0.1 + 0.2, close: 1e-7, base_volume: 123456789.123456789, quote_volume: 1e21 }

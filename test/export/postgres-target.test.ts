@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { postgresTarget } from '../../cli/export/sinks/postgres-target.js'
+import { postgresTarget } from '../../cli/export/sinks/postgres/postgres-target.js'
 import { withoutPassword } from '../../cli/export/flags/without-password.js'
 
 describe('--out postgres://: the connection, as libpq reads it; the password in no message', () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { DatabaseSync } from 'node:sqlite'
-import { parseCsvLine } from '../../cli/export/sinks/csv-format.js'
+import { parseCsvLine } from '../../cli/export/sinks/lines/csv-format.js'
 
 /** Every row of a table, as plain objects, in primary key order. */
 export function sqliteRows(path: string, table: 'exchange_candles' | 'aggregated_candles'): Record<string, unknown>[] {

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from 'vitest'
 import type { Series } from '../../cli/export/plan/series.js'
 import { columnsOf, type Kind } from '../../cli/export/sinks/columns.js'
 import { openSink, type AnyCandle } from '../../cli/export/sinks/index.js'
-import { loadSqlite } from '../../cli/export/sinks/load-sqlite.js'
+import { loadSqlite } from '../../cli/export/sinks/sqlite/load-sqlite.js'
 import type { AggregatedCandle } from '../../src/index.js'
 import { useReferencePages } from './reference-pages.js'
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { ExchangeCandle } from '../../src/schemas/index.js'
-import { ommVwapV1 } from '../../mocks/data/omm-vwap-v1.js'
+import { ommVwapV1 } from '../../mocks/data/aggregation/omm-vwap-v1.js'
 import { EXPLICIT_NOW, T0, candle, explicitDataset } from '../support/fixtures.js'
 import { ENTERPRISE, TRANSPORTS, qs, type Transport } from '../support/transports.js'
 import { walk } from '../support/walk.js'

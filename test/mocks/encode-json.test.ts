@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { createMockService } from '../../mocks/core/service/service.js'
-import { defaultDataset } from '../../mocks/data/default-dataset.js'
+import { defaultDataset } from '../../mocks/data/procedural/default-dataset.js'
 import { BytePool } from '../../mocks/core/encode/byte-pool.js'
 import { encodeJson } from '../../mocks/core/encode/encode-json.js'
 import { writeJsonNumber } from '../../mocks/core/encode/json-number.js'

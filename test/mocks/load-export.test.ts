@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { DataError } from '../../mocks/data/data-error.js'
 import { createMockService, type MockService } from '../../mocks/core/service/service.js'
 import { readExport } from '../../mocks/data/export-files/index.js'
+import { DataError as PublicDataError, LoadError as PublicLoadError } from '../../mocks/index.js'
 import { sqliteRows } from '../export/read-output.js'
 import { runCli, startCli, waitFor } from '../export/run-cli.js'
 
@@ -49,6 +50,13 @@ beforeAll(async () => {
 }, 180_000)
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** A copy of an exported file, edited, in the test's directory. */
+function edited(from: string, name: string, edit: (text: string) => string): string {
+  const to = join(dir, name)
+  writeFileSync(to, edit(readFileSync(from, 'utf8')))
+  return to
+}
 
 // No rate limit: a test asks for many pages in a row, and a 429 is not what is compared.
 const empty = () => createMockService({ data: { exchanges: [], assets: [], candles: [] }, rateLimit: false })
@@ -171,6 +179,11 @@ describe('load(source): every bad source is refused with its file and line, and 
 
   test('a missing file, a name of no known format', async () => {
     expect(await refusal(join(dir, 'nope.sqlite'))).toBe(`${join(dir, 'nope.sqlite')}: cannot read it (no such file or directory)`)
+    // What users catch, from the public entry (docs/testing.md): a LoadError, a kind of DataError, naming the file.
+    const missing = await empty().data.load(join(dir, 'nope.sqlite')).catch((e: unknown) => e)
+    expect(missing).toBeInstanceOf(PublicLoadError)
+    expect(missing).toBeInstanceOf(PublicDataError)
+    expect(missing).toMatchObject({ name: 'LoadError', file: join(dir, 'nope.sqlite') })
     const txt = join(dir, 'candles.txt')
     writeFileSync(txt, 'x')
     expect(await refusal(txt)).toMatch(/candles\.txt: cannot tell its format from the name: .*\.sqlite or \.db \(SQLite\), \.csv, \.jsonl, or a Parquet dataset's directory/)
@@ -195,8 +208,8 @@ describe('load(source): every bad source is refused with its file and line, and 
     expect(await refusal(short)).toBe(`${short} line 1754: 3 fields, expected 14`)
     const jsonl = copy(files.jsonl, 'corrupt.jsonl', (t) => t.split('\n').map((l, i) => (i === 2 ? l.slice(0, 30) : l)).join('\n'))
     expect(await refusal(jsonl)).toMatch(new RegExp(`^${jsonl.replace(/[.\\]/g, '\\$&')} line 3: not JSON`))
-    const unknownField = copy(files.jsonl, 'field.jsonl', (t) => t.replace('"flag":null}', '"flag":null,"fee":1}'))
-    expect(await refusal(unknownField)).toMatch(/field\.jsonl line 1: unknown field 'fee'/)
+    const misspelt = copy(files.jsonl, 'field.jsonl', (t) => t.replace('"base_volume":', '"base_vol":'))
+    expect(await refusal(misspelt)).toBe(`${misspelt} line 1: base_volume is missing`)
   })
 
   test('a candle that breaks a rule names its file and line (CSV) or its series and close time (SQLite)', async () => {
@@ -279,6 +292,42 @@ describe('serve --data FILE: an export is served alone, its exchanges and assets
       expect((await cli.result).code).toBe(0)
     }
   }, 60_000)
+
+  test('files another tool wrote (D13): close_ts in any ISO 8601 UTC form, a null field left out, extra fields and columns ignored, CSV columns in any order', async () => {
+    // JSON Lines: `.000000+00:00` and `+00:00` close times, `flag` left out, an `id` of its own.
+    const jsonl = edited(files.jsonl, 'other-tool.jsonl', (t) =>
+      t
+        .split('\n')
+        .map((line, i) => line.replace(/Z",/, i % 2 ? '.000000+00:00",' : '+00:00",').replace(',"flag":null', '').replace(/^\{/, `{"id":${i},`))
+        .join('\n'),
+    )
+    // CSV: close_ts first, an extra column, `flag` left out where no row has one, `+00:00` close times.
+    const csv = edited(files.csv, 'other-tool.csv', (t) => {
+      const rows = t.trimEnd().split('\n').map((l) => l.split(','))
+      const noFlag = rows.slice(1).every((r) => r[13] === '')
+      return rows
+        .map((r, i) => [r[4]!.replace(/Z$/, i === 0 ? '' : '+00:00'), 'extra', ...r.slice(0, 4), ...r.slice(5, noFlag ? 13 : 14)].map((v, k) => (k === 1 ? (i === 0 ? 'note' : `n${i}`) : v)).join(','))
+        .join('\n') + '\n'
+    })
+    const expected = (await pages(reference)).slice(0, 2)
+    for (const file of [jsonl, csv]) {
+      const cli = startCli(['serve', '--port', '0', '--data', file], {}, 60_000)
+      try {
+        await waitFor(() => cli.output().stdout.includes('\n') || cli.child.exitCode !== null, 30_000, 'the listening line')
+        expect(cli.output().stderr).toBe('')
+        const url = cli.output().stdout.split('\n')[0]!.replace('listening on ', '')
+        const served = []
+        for (const path of PAGES.slice(0, 2)) {
+          const res = await fetch(`${url}${path}`, { headers: HEADERS })
+          served.push({ status: res.status, body: await res.json() })
+        }
+        expect(served).toEqual(expected)
+      } finally {
+        cli.child.kill('SIGTERM')
+        await cli.result
+      }
+    }
+  }, 90_000)
 
   test('a bad file: exit 1, the message names the file and line, no stack', async () => {
     const bad = join(dir, 'serve-bad.csv')

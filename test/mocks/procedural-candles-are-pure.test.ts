@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { candleModel, type PairModel } from '../../mocks/data/candle-model.js'
+import { candleModel, type PairModel } from '../../mocks/data/procedural/candle-model.js'
 import { INTERVALS, INTERVAL_MS, type ExchangeCandle, type KnownInterval } from '../../src/schemas/index.js'
 
 // The model keeps its last few prices to compute each one once per walk. These tests prove the

@@ -10,6 +10,8 @@ import { createClient } from '../../src/index.js'
 import { createRedisRateLimiter, RedisLimiterError, type RedisRateLimiter } from '../../src/redis/index.js'
 import { startMockServer } from '../../mocks/server/index.js'
 import { hasRedis, REDIS_SKIP_NOTE, startRedis, type RedisServer } from '../support/redis-server.js'
+import { ROUND_TRIP_AGE_MS } from '../../src/rate-limit/aging-minimum.js'
+import { RedisSlotStore } from '../../src/redis/redis-slot-store.js'
 
 const PASSWORD = 'pw-s3cret-7f1c'
 const KEYS = ['acct-key-a', 'acct-key-b', 'acct-key-c']
@@ -91,6 +93,31 @@ describe.skipIf(!hasRedis)(`the Redis rate limiter against a real redis-server${
     try {
       const state = JSON.parse((await reader.get(`market-candles:rate-limit:${acct}`))!) as { s: Array<[string, number, number]> }
       expect(state.s.map((slot) => slot[2])).toEqual([1, 1, 0, 0, 0, 0, 0])
+    } finally {
+      reader.disconnect()
+    }
+  })
+
+  test('the smallest round trip the workers count with ages, though workers keep the key alive: after 2 × ROUND_TRIP_AGE_MS of slow round trips only, a fast one seen before no longer counts', { timeout: 20_000 }, async () => {
+    const acct = newAccount()
+    const fast = limiter({ account: acct })
+    const ok = { status: 200, headers: {} }
+    for (let i = 0; i < 4; i++) (await fast.acquire())(ok)
+    const reader = new Redis(redis.url)
+    const store = new RedisSlotStore(reader, `market-candles:rate-limit:${acct}`)
+    try {
+      // A fleet behind a faster path ran on the account: its round trips of a few ms are learnt.
+      expect((await store.peek()).minRoundTrip).toBeLessThan(50)
+      // Then a fleet behind a slower path (150 ms), the key never idle.
+      const slow = limiter({ account: acct })
+      const until = performance.now() + 2 * ROUND_TRIP_AGE_MS + 300
+      while (performance.now() < until) {
+        const release = await slow.acquire()
+        await new Promise((r) => setTimeout(r, 150))
+        release(ok)
+      }
+      await new Promise((r) => setTimeout(r, 50)) // the last answer's COMPLETE runs in the background
+      expect((await store.peek()).minRoundTrip).toBeGreaterThanOrEqual(140)
     } finally {
       reader.disconnect()
     }

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { RateLimiter } from '../../src/index.js'
+import { ROUND_TRIP_AGE_MS } from '../../src/rate-limit/aging-minimum.js'
 import { sdkViaHttp } from '../support/sdk-targets.js'
 
 describe('the client-side rate limiter mirrors the service sliding window (rate limit)', () => {
@@ -205,6 +206,31 @@ describe('the client-side rate limiter mirrors the service sliding window (rate 
     expect(limiter.share).toBe(8)
     for (let i = 0; i < 2; i++) await window(Array.from({ length: 8 }, () => answer(0)))
     expect(limiter.share).toBe(7) // 8 of a full window against 2 of all others: one back
+  })
+
+  test('the smallest round trip ages: a path that got slower is timed with its own round trips within 2 × ROUND_TRIP_AGE_MS', async () => {
+    let now = 0
+    const limiter = new RateLimiter({ perSecond: 2, marginMs: 0, now: () => now })
+    const answer = { status: 200, headers: { 'ratelimit-limit': '2', 'ratelimit-remaining': '1' } }
+    const sent: number[] = []
+    // One request after another, each answered after `roundTrip` ms.
+    const request = async (roundTrip: number) => {
+      now += limiter.delay()
+      const release = await limiter.acquire()
+      sent.push(now)
+      now += roundTrip
+      release(answer)
+    }
+    for (let i = 0; i < 6; i++) await request(5) // past the cold window, on a 5 ms path
+    const switched = sent.length
+    const until = now + 2 * ROUND_TRIP_AGE_MS
+    while (now < until) await request(150) // the path is now 150 ms
+    await request(150)
+    await request(150)
+    // Request i + 2 reuses the slot of request i: held until its answer less the smallest round trip, plus the window.
+    const pace = (i: number) => sent[i + 2]! - sent[i]!
+    expect(pace(switched)).toBe(1000 + 150 - 5) // the old path's 5 ms still counts: its arrival is taken as late as it could be
+    expect(pace(sent.length - 3)).toBe(1000) // aged: the window again
   })
 
   test('pause holds every request back', () => {

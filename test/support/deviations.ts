@@ -4,13 +4,19 @@
  * the package, so no user gets a "broken" switch by accident.
  */
 import type { MockRequest, MockResponse, MockService } from '../../mocks/index.js'
+import { parseDateTime } from '../../src/contract/index.js'
 
 type Next = (request: MockRequest) => Promise<MockResponse>
 
-/** One deviation: its name, the conformance rule it breaks, and how it answers instead. */
+/**
+ * One deviation: its name, the conformance rule it breaks, whether that breaks a statement of
+ * interface.md (`failure`) or fills a gap otherwise than the reference's decisions (`difference`),
+ * and how it answers instead.
+ */
 export interface Deviation {
   name: string
   breaks: string
+  kind: 'failure' | 'difference'
   /** Extra flags for the run (an opt-in rule). */
   flags?: string[]
   handle(request: MockRequest, next: Next): Promise<MockResponse>
@@ -52,10 +58,17 @@ function roundToMs(text: string): string {
   return new Date(Date.parse(`${m[1]}Z`) + Math.round(Number(`0.${m[2]}`) * 1000)).toISOString()
 }
 
-/** A datetime written as the prober writes them, moved by `ms`, its fractional digits kept; other text unchanged. */
+/**
+ * A datetime written as the prober writes them, moved by `ms`, its fractional digits kept; one with
+ * a numeric offset is moved as the instant it denotes (written in `Z`); other text unchanged.
+ */
 function shiftInstant(text: string, ms: number): string {
   const m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d+)?Z$/.exec(text)
-  if (!m || Date.parse(`${m[1]}Z`) < Date.parse('1970-01-01T00:00:00Z')) return text
+  if (!m) {
+    const parsed = parseDateTime(text)
+    return parsed.ok && /[+-]\d\d:\d\d$/.test(text) ? new Date(parsed.ms + ms).toISOString() : text
+  }
+  if (Date.parse(`${m[1]}Z`) < Date.parse('1970-01-01T00:00:00Z')) return text
   return `${new Date(Date.parse(`${m[1]}Z`) + ms).toISOString().slice(0, 19)}${m[2] ?? ''}Z`
 }
 
@@ -71,17 +84,19 @@ function shiftBody(body: unknown, ms: number): unknown {
 
 export const DEVIATIONS: Deviation[] = [
   {
-    name: 'paging off by one: a start equal to a close_ts skips that candle',
+    name: 'paging off by one: a start equal to a close_ts (written with Z) skips that candle',
     breaks: 'inclusive-bounds',
+    kind: 'failure',
     handle: (req, next) => {
       const start = parts(req).query.get('start')
-      if (!CANDLES.test(parts(req).path) || start === null || Number.isNaN(Date.parse(start))) return next(req)
+      if (!CANDLES.test(parts(req).path) || start === null || !start.endsWith('Z') || Number.isNaN(Date.parse(start))) return next(req)
       return next(withQuery(req, (q) => q.set('start', new Date(Date.parse(start) + 1).toISOString())))
     },
   },
   {
     name: '`end` moving the anchor: with start and end, the page is the last limit candles before end',
     breaks: 'start-anchor-with-end',
+    kind: 'failure',
     handle: async (req, next) => {
       const { path, query } = parts(req)
       const res = await next(req)
@@ -93,6 +108,7 @@ export const DEVIATIONS: Deviation[] = [
   {
     name: 'descending order',
     breaks: 'ascending',
+    kind: 'failure',
     handle: async (req, next) => {
       const res = await next(req)
       return CANDLES.test(parts(req).path) && Array.isArray(res.body) ? { ...res, body: [...res.body].reverse() } : res
@@ -101,6 +117,7 @@ export const DEVIATIONS: Deviation[] = [
   {
     name: '200 [] instead of 404 on the pairs endpoints',
     breaks: 'resolution-404',
+    kind: 'failure',
     handle: async (req, next) => {
       const res = await next(req)
       return /_pairs$/.test(parts(req).path) && res.status === 404 ? { ...res, status: 200, body: [] } : res
@@ -109,6 +126,7 @@ export const DEVIATIONS: Deviation[] = [
   {
     name: 'a missing header: no RateLimit-Reset on a candle 200',
     breaks: 'ratelimit-headers',
+    kind: 'difference',
     handle: async (req, next) => {
       const res = await next(req)
       return res.status === 200 && CANDLES.test(parts(req).path) ? withoutHeader(res, 'ratelimit-reset') : res
@@ -117,11 +135,13 @@ export const DEVIATIONS: Deviation[] = [
   {
     name: 'a wrong default limit (100)',
     breaks: 'default-limit',
+    kind: 'failure',
     handle: (req, next) => (CANDLES.test(parts(req).path) && !parts(req).query.has('limit') ? next(withQuery(req, (q) => q.set('limit', '100'))) : next(req)),
   },
   {
     name: 'a counted catalog call (when it carries a key)',
     breaks: 'catalog-not-counted',
+    kind: 'failure',
     handle: async (req, next) => {
       const key = keyOf(req)
       if (CATALOG.test(parts(req).path) && key) await countFor(next, key)
@@ -131,6 +151,7 @@ export const DEVIATIONS: Deviation[] = [
   {
     name: 'counted errors: a 403, 404 or 422 with a key is counted',
     breaks: 'errors-not-counted',
+    kind: 'failure',
     handle: async (req, next) => {
       const res = await next(req)
       const key = keyOf(req)
@@ -141,6 +162,7 @@ export const DEVIATIONS: Deviation[] = [
   {
     name: 'sub-millisecond digits rounded to the millisecond (start/end with 4 to 9 fractional digits)',
     breaks: 'fractional-bounds',
+    kind: 'failure',
     handle: (req, next) =>
       next(withQuery(req, (q) => {
         for (const name of ['start', 'end']) if (q.has(name)) q.set(name, roundToMs(q.get(name)!))
@@ -149,11 +171,13 @@ export const DEVIATIONS: Deviation[] = [
   {
     name: 'limit above 1000 served as 1000 instead of a 422',
     breaks: 'limit-bounds',
+    kind: 'failure',
     handle: (req, next) => (Number(parts(req).query.get('limit')) > 1000 ? next(withQuery(req, (q) => q.set('limit', '1000'))) : next(req)),
   },
   {
     name: 'the catalog answers [] to an invalid key instead of ignoring it',
     breaks: 'catalog-no-key',
+    kind: 'difference',
     handle: async (req, next) => {
       const res = await next(req)
       const key = keyOf(req)
@@ -163,6 +187,7 @@ export const DEVIATIONS: Deviation[] = [
   {
     name: 'a 401 without WWW-Authenticate',
     breaks: 'auth-401',
+    kind: 'difference',
     handle: async (req, next) => {
       const res = await next(req)
       return res.status === 401 ? withoutHeader(res, 'www-authenticate') : res
@@ -171,6 +196,7 @@ export const DEVIATIONS: Deviation[] = [
   {
     name: 'a 422 reports only its first issue',
     breaks: 'validation-422',
+    kind: 'difference',
     handle: async (req, next) => {
       const res = await next(req)
       const detail = (res.body as { detail?: unknown }).detail
@@ -180,6 +206,7 @@ export const DEVIATIONS: Deviation[] = [
   {
     name: 'resolution before validation: an unknown exchange is a 404 whatever the other parameters',
     breaks: 'order-of-checks',
+    kind: 'difference',
     handle: (req, next) => {
       const exchange = parts(req).query.get('exchange')
       if (CANDLES.test(parts(req).path) && exchange && !['bitstamp', 'ftx'].includes(exchange)) {
@@ -191,6 +218,7 @@ export const DEVIATIONS: Deviation[] = [
   {
     name: "a pair's last_close_ts one interval short of its last candle",
     breaks: 'catalog-coverage',
+    kind: 'failure',
     handle: async (req, next) => {
       const res = await next(req)
       const { path, query } = parts(req)
@@ -203,6 +231,7 @@ export const DEVIATIONS: Deviation[] = [
   {
     name: 'assets out of ticker order',
     breaks: 'catalog-order',
+    kind: 'difference',
     handle: async (req, next) => {
       const res = await next(req)
       return parts(req).path === '/v1/assets' && Array.isArray(res.body) ? { ...res, body: [...res.body].reverse() } : res
@@ -211,6 +240,7 @@ export const DEVIATIONS: Deviation[] = [
   {
     name: 'a candle field of the wrong type (open as a string)',
     breaks: 'openapi',
+    kind: 'failure',
     handle: async (req, next) => {
       const res = await next(req)
       if (!CANDLES.test(parts(req).path) || !Array.isArray(res.body)) return res
@@ -220,11 +250,13 @@ export const DEVIATIONS: Deviation[] = [
   {
     name: 'HEAD served like GET',
     breaks: 'other-requests',
+    kind: 'difference',
     handle: (req, next) => (req.method === 'HEAD' ? next({ ...req, method: 'GET' }) : next(req)),
   },
   {
     name: "the plan's history depth ignored",
     breaks: 'plan-depth',
+    kind: 'failure',
     handle: async (req, next) => {
       const res = await next(req)
       const detail = (res.body as { detail?: unknown }).detail
@@ -234,6 +266,7 @@ export const DEVIATIONS: Deviation[] = [
   {
     name: 'an endpoint the plan lacks served anyway (aggregated_ohlcv for free)',
     breaks: 'plan-access',
+    kind: 'failure',
     handle: async (req, next) => {
       const res = await next(req)
       const detail = (res.body as { detail?: unknown }).detail
@@ -241,12 +274,13 @@ export const DEVIATIONS: Deviation[] = [
     },
   },
   {
-    name: 'paging backward off by one: without start, a page up to end leaves out its newest candle',
+    name: 'paging backward off by one: without start, a page of 5 up to end leaves out its newest candle',
     breaks: 'forward-backward',
+    kind: 'failure',
     handle: async (req, next) => {
       const { path, query } = parts(req)
       const res = await next(req)
-      if (!CANDLES.test(path) || query.has('start') || !query.has('end') || res.status !== 200) return res
+      if (!CANDLES.test(path) || query.has('start') || !query.has('end') || query.get('limit') !== '5' || res.status !== 200) return res
       const rows = res.body as Array<{ close_ts: string }>
       if (rows.length === 0) return res
       return next(withQuery(req, (q) => q.set('end', new Date(Date.parse(rows.at(-1)!.close_ts) - 1).toISOString())))
@@ -255,6 +289,7 @@ export const DEVIATIONS: Deviation[] = [
   {
     name: 'without start or end, the page starts 30 days back instead of ending at the latest candle',
     breaks: 'latest-page',
+    kind: 'failure',
     handle: (req, next) => {
       const { path, query } = parts(req)
       if (!CANDLES.test(path) || query.has('start') || query.has('end')) return next(req)
@@ -264,6 +299,7 @@ export const DEVIATIONS: Deviation[] = [
   {
     name: 'candles closing 30 seconds before their grid point (paging and coverage consistent with it)',
     breaks: 'close-on-grid',
+    kind: 'difference',
     handle: async (req, next) => {
       const { path } = parts(req)
       if (CANDLES.test(path)) {
@@ -281,6 +317,7 @@ export const DEVIATIONS: Deviation[] = [
   {
     name: 'high and low swapped',
     breaks: 'ohlc-order',
+    kind: 'failure',
     handle: async (req, next) => {
       const res = await next(req)
       if (!CANDLES.test(parts(req).path) || !Array.isArray(res.body)) return res
@@ -290,6 +327,7 @@ export const DEVIATIONS: Deviation[] = [
   {
     name: 'a negative base volume',
     breaks: 'volumes-non-negative',
+    kind: 'failure',
     handle: async (req, next) => {
       const res = await next(req)
       if (!CANDLES.test(parts(req).path) || !Array.isArray(res.body)) return res
@@ -299,6 +337,7 @@ export const DEVIATIONS: Deviation[] = [
   {
     name: "an aggregated candle naming its exchange by the feed's own label ('Bitstamp'), unknown to /v1/exchanges",
     breaks: 'aggregated-exchanges',
+    kind: 'failure',
     handle: async (req, next) => {
       const res = await next(req)
       if (parts(req).path !== '/v1/aggregated_ohlcv' || !Array.isArray(res.body)) return res
@@ -307,8 +346,50 @@ export const DEVIATIONS: Deviation[] = [
     },
   },
   {
+    name: 'without start, end exclusive: a page up to end leaves out the candle closing at end',
+    breaks: 'end-without-start',
+    kind: 'failure',
+    handle: (req, next) => {
+      const { path, query } = parts(req)
+      const end = query.get('end')
+      const parsed = end === null ? undefined : parseDateTime(end)
+      if (!CANDLES.test(path) || query.has('start') || !parsed?.ok) return next(req)
+      return next(withQuery(req, (q) => q.set('end', new Date(Math.ceil(parsed.ms) - 1).toISOString())))
+    },
+  },
+  {
+    name: 'a numeric offset ignored: start/end with +02:00 read as if it were Z',
+    breaks: 'offset-bounds',
+    kind: 'failure',
+    handle: (req, next) =>
+      next(withQuery(req, (q) => {
+        for (const name of ['start', 'end']) if (q.has(name)) q.set(name, q.get(name)!.replace(/[+-]\d\d:\d\d$/, 'Z'))
+      })),
+  },
+  {
+    name: 'method=omm_vwap_v1 given explicitly on aggregated_ohlcv leaves out the last candle of the page',
+    breaks: 'method-default',
+    kind: 'failure',
+    handle: async (req, next) => {
+      const { path, query } = parts(req)
+      const res = await next(req)
+      return path === '/v1/aggregated_ohlcv' && query.get('method') === 'omm_vwap_v1' && Array.isArray(res.body) ? { ...res, body: res.body.slice(0, -1) } : res
+    },
+  },
+  {
+    name: 'aggregated_pairs without method lists pairs no method has (with method=omm_vwap_v1: the first pair only)',
+    breaks: 'pairs-method-union',
+    kind: 'failure',
+    handle: async (req, next) => {
+      const { path, query } = parts(req)
+      const res = await next(req)
+      return path === '/v1/aggregated_pairs' && query.get('method') === 'omm_vwap_v1' && Array.isArray(res.body) ? { ...res, body: res.body.slice(0, 1) } : res
+    },
+  },
+  {
     name: 'a 429 without Retry-After',
     breaks: 'rate-limit',
+    kind: 'difference',
     flags: ['--include', 'rate-limit'],
     handle: async (req, next) => {
       const res = await next(req)

@@ -1,24 +1,45 @@
-import type { RuleResult } from '../rule.js'
+import type { Finding, RuleResult } from '../rule.js'
+import { describeSource } from '../sources.js'
 import { summaryOf, type Report } from './report.js'
 
-const MARK = { pass: 'PASS', fail: 'FAIL', skip: 'SKIP' } as const
+const MARK = { pass: 'PASS', fail: 'FAIL', differ: 'DIFF', skip: 'SKIP' } as const
 
-/** One rule as text: a line, then for a failure each case and the rule's link. */
-export function textOfResult(r: RuleResult): string {
-  const head = `${MARK[r.verdict]}  ${r.id.padEnd(22)} ${r.title}`
-  if (r.verdict === 'skip') return `${head}\n      skipped: ${r.reason}`
-  if (r.verdict === 'pass') return head
-  const cases = r.failures.map((f) =>
-    [`      - ${f.message}`, f.request && `        request:  ${f.request}`, f.expected && `        expected: ${f.expected}`, f.actual && `        got:      ${f.actual}`].filter(Boolean).join('\n'),
-  )
-  return [head, ...cases, `      rule: ${r.link}`].join('\n')
+function findingLines(f: Finding, kind: string): string {
+  return [
+    `      - ${kind}${f.message}`,
+    f.request && `        request:  ${f.request}`,
+    f.expected && `        expected: ${f.expected}`,
+    f.actual && `        got:      ${f.actual}`,
+    f.source && `        source:   ${describeSource(f.source)}`,
+  ]
+    .filter(Boolean)
+    .join('\n')
 }
 
-/** The closing lines: counts, requests used of the budget, time. */
+/**
+ * One rule as text: a line, the short references of its sources, what it saw (the rules that record
+ * it), then each failure and difference with its source, and the rule's link.
+ */
+export function textOfResult(r: RuleResult): string {
+  const head = `${MARK[r.verdict]}  ${r.id.padEnd(22)} ${r.title}`
+  const lines = [head, `      sources: ${r.sources.map((s) => s.ref).join(', ')}`]
+  if (r.verdict === 'skip') lines.push(`      skipped: ${r.reason}`)
+  for (const e of r.evidence) lines.push(`      seen: ${e}`)
+  for (const f of r.failures) lines.push(findingLines(f, ''))
+  for (const f of r.differences) lines.push(findingLines(f, 'difference from the reference: '))
+  if (r.failures.length > 0 || r.differences.length > 0) lines.push(`      rule: ${r.link}`)
+  return lines.join('\n')
+}
+
+/** The closing lines: counts, the differences by decision, requests used of the budget, time. */
 export function textSummary(report: Report): string {
   const s = summaryOf(report)
+  const decisions = [...new Set(report.results.flatMap((r) => r.differences.map((d) => d.source?.ref).filter((ref) => ref !== undefined)))].sort()
   return [
-    `${report.results.length} rules: ${s.pass} passed, ${s.fail} failed, ${s.skip} skipped`,
+    `${report.results.length} rules: ${s.pass} passed, ${s.fail} failed, ${s.differ} differ from the reference, ${s.skip} skipped`,
+    ...(decisions.length > 0
+      ? [`differences from the reference (${decisions.join(', ')}): ${report.reference ? 'failed, as --reference asks' : 'listed, not failed: the deployment fills these gaps of interface.md another way (--reference fails them)'}`]
+      : []),
     `${report.requests.used} requests of a budget of ${report.requests.budget} (${report.requests.counted} counted as candle calls); ${(report.ms / 1000).toFixed(1)} s against ${report.baseUrl}`,
   ].join('\n')
 }

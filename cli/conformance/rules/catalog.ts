@@ -1,14 +1,17 @@
 import type { Coverage } from '../facts.js'
 import { HOUR, iso } from '../facts.js'
+import { instantOf, midnightOf } from '../instant.js'
 import { about, show, type Rule } from '../rule.js'
+import { DECISION, IFACE } from '../sources.js'
 
-const ms = (text: string) => Date.parse(text)
+const ms = instantOf
 
 /** Exchanges by `name`, assets by `ticker`, pair coverage by `base` then `quote`, all ascending. */
 export const catalogOrder: Rule = {
   id: 'catalog-order',
   title: 'exchanges by name, assets by ticker, pair coverage entries by base then quote, all ascending',
   anchor: 'catalog-order',
+  sources: [DECISION.D8],
   async run(ctx) {
     const sorted = (keys: string[]) => keys.every((k, i) => i === 0 || keys[i - 1]! < k)
     const lists: Array<[string, Record<string, string>, (row: any) => string]> = [
@@ -21,7 +24,7 @@ export const catalogOrder: Rule = {
       const rows = await ctx.facts.catalog<any>(path, query)
       const keys = rows.map(keyOf)
       const order = keys.map((k) => k.replace('\u0000', '/'))
-      ctx.check(sorted(keys), { message: `${path} is not in ascending order`, request: `GET ${path}?${new URLSearchParams(query)}`, expected: 'ascending, no repeat', actual: order.join(', ').slice(0, 300) })
+      ctx.check(DECISION.D8, sorted(keys), { message: `${path} is not in ascending order`, request: `GET ${path}?${new URLSearchParams(query)}`, expected: 'ascending, no repeat', actual: order.join(', ').slice(0, 300) })
     }
   },
 }
@@ -34,6 +37,7 @@ export const catalogCoverage: Rule = {
   id: 'catalog-coverage',
   title: "a pair's first_close_ts / last_close_ts are the first and last close_ts of its candles, up to now",
   anchor: 'resources',
+  sources: [IFACE.coverageFirst, IFACE.coverageLast, IFACE.closingDate],
   async run(ctx) {
     const targets: Array<{ endpoint: 'exchange_ohlcv' | 'aggregated_ohlcv'; params: Record<string, string>; pair: Coverage }> = []
     for (const exchange of await ctx.facts.sampleExchanges()) {
@@ -42,9 +46,9 @@ export const catalogCoverage: Rule = {
         const pair = pairs[0]
         if (pair) targets.push({ endpoint: 'exchange_ohlcv', params: { exchange: exchange.name, interval, base: pair.base, quote: pair.quote }, pair })
         for (const p of pairs) {
-          ctx.check(ms(p.first_close_ts) <= ms(p.last_close_ts), { message: 'first_close_ts is after last_close_ts', request: `GET /v1/exchange_pairs?exchange=${exchange.name}&interval=${interval}`, expected: 'first_close_ts <= last_close_ts', actual: JSON.stringify(p) })
-          if (exchange.closing_date !== null) {
-            ctx.check(ms(p.last_close_ts) <= ms(exchange.closing_date), { message: `a pair of the closed exchange ${exchange.name} has candles after its closing_date`, request: `GET /v1/exchange_pairs?exchange=${exchange.name}&interval=${interval}`, expected: `last_close_ts <= ${exchange.closing_date}T00:00:00Z`, actual: JSON.stringify(p) })
+          ctx.check(IFACE.coverageFirst, ms(p.first_close_ts) <= ms(p.last_close_ts), { message: 'first_close_ts is after last_close_ts', request: `GET /v1/exchange_pairs?exchange=${exchange.name}&interval=${interval}`, expected: 'first_close_ts <= last_close_ts', actual: JSON.stringify(p) })
+          if (exchange.closing_date != null) {
+            ctx.check(IFACE.closingDate, ms(p.last_close_ts) <= midnightOf(exchange.closing_date), { message: `a pair of the closed exchange ${exchange.name} has candles after its closing_date`, request: `GET /v1/exchange_pairs?exchange=${exchange.name}&interval=${interval}`, expected: `last_close_ts <= ${exchange.closing_date}T00:00:00Z`, actual: JSON.stringify(p) })
           }
         }
       }
@@ -65,16 +69,16 @@ export const catalogCoverage: Rule = {
         if (atFirst.status === 403) continue
         checked++
         const firstSeen = Array.isArray(atFirst.body) ? (atFirst.body as Array<{ close_ts: string }>)[0]?.close_ts : undefined
-        ctx.check(atFirst.status === 200 && firstSeen !== undefined && ms(firstSeen) === first, about(atFirst, `the first candle is not at first_close_ts ${pair.first_close_ts}`, `200 whose first close_ts is ${pair.first_close_ts}`, `${atFirst.status} close_ts ${firstSeen ?? '(none)'}`))
+        ctx.check(IFACE.coverageFirst, atFirst.status === 200 && firstSeen !== undefined && ms(firstSeen) === first, about(atFirst, `the first candle is not at first_close_ts ${pair.first_close_ts}`, `200 whose first close_ts is ${pair.first_close_ts}`, `${atFirst.status} close_ts ${firstSeen ?? '(none)'}`))
         const before = await ctx.prober.get(path, { ...params, end: iso(first - 1), limit: '1' }, key)
-        ctx.check(before.status === 200 && Array.isArray(before.body) && before.body.length === 0, about(before, `a candle exists before first_close_ts ${pair.first_close_ts}`, '200 []'))
+        ctx.check(IFACE.coverageFirst, before.status === 200 && Array.isArray(before.body) && before.body.length === 0, about(before, `a candle exists before first_close_ts ${pair.first_close_ts}`, '200 []'))
         const atLast = await ctx.prober.get(path, { ...params, start: iso(last - 1), limit: '2' }, key)
         const rows = Array.isArray(atLast.body) ? (atLast.body as Array<{ close_ts: string }>).map((c) => ms(c.close_ts)).sort((a, b) => a - b) : []
         // On a live service a candle may close between the catalog call and this one; anything
         // later than last_close_ts must be that recent.
         const fetchedAt = Date.now()
         const stale = rows.filter((t) => t > last && t < fetchedAt - 2 * intervalMs(params.interval!) - 5 * 60_000)
-        ctx.check(atLast.status === 200 && rows[0] === last && stale.length === 0, about(atLast, `the last candle is not at last_close_ts ${pair.last_close_ts}`, `200 whose first close_ts is ${pair.last_close_ts}, and nothing later but candles that closed since`, `${atLast.status} close_ts ${rows.map(iso).join(', ') || '(none)'}`))
+        ctx.check(IFACE.coverageLast, atLast.status === 200 && rows[0] === last && stale.length === 0, about(atLast, `the last candle is not at last_close_ts ${pair.last_close_ts}`, `200 whose first close_ts is ${pair.last_close_ts}, and nothing later but candles that closed since`, `${atLast.status} close_ts ${rows.map(iso).join(', ') || '(none)'}`))
         break
       }
     }
@@ -86,11 +90,12 @@ function intervalMs(interval: string): number {
   return interval === '1m' ? 60_000 : interval === '1h' ? HOUR : 24 * HOUR
 }
 
-/** The catalog endpoints ignore the header entirely, present or not, valid or not. */
+/** The catalog is public (interface.md); it ignores the header entirely, present or not, valid or not (D2). */
 export const catalogNoKey: Rule = {
   id: 'catalog-no-key',
-  title: 'the catalog endpoints ignore the X-API-Key header entirely, present or not, valid or not',
+  title: 'the catalog endpoints answer without a key; the reference ignores the X-API-Key header entirely, present or not, valid or not',
   anchor: 'authentication',
+  sources: [IFACE.catalogPublic, DECISION.D2],
   async run(ctx) {
     const exchange = (await ctx.facts.exchanges())[0]?.name ?? 'unknown'
     const calls: Array<[string, Record<string, string>]> = [
@@ -101,13 +106,13 @@ export const catalogNoKey: Rule = {
     ]
     for (const [path, query] of calls) {
       const plain = await ctx.prober.get(path, query)
-      ctx.check(plain.status === 200, about(plain, `${path} needs something without a key`, '200'))
+      ctx.check(IFACE.catalogPublic, plain.status === 200, about(plain, `${path} needs something without a key`, '200'))
       const variants = [{ literal: 'conformance-not-a-key' }, { literal: ' ' }, ...(ctx.key ? [ctx.key] : [])]
       for (const key of variants) {
         const other = await ctx.prober.get(path, query, key)
         // A live catalog may move between two calls (a new last_close_ts): same status, same rows.
         const same = other.status === plain.status && (other.text === plain.text || (Array.isArray(other.body) && Array.isArray(plain.body) && other.body.length === plain.body.length))
-        ctx.check(same, about(other, `${path} answers differently with a key header`, `the same as without a key: ${show(plain)}`))
+        ctx.check(DECISION.D2, same, about(other, `${path} answers differently with a key header`, `the same as without a key: ${show(plain)}`))
       }
     }
   },

@@ -1,6 +1,7 @@
 import type { CandleEndpointName } from '../../../src/contract/index.js'
 import type { Answer } from '../prober.js'
 import { about, type Rule, type RuleContext } from '../rule.js'
+import { DECISION, IFACE, type Source } from '../sources.js'
 
 const UNPACED = { paced: false }
 
@@ -70,6 +71,7 @@ export const catalogNotCounted: Rule = {
   id: 'catalog-not-counted',
   title: 'catalog calls are never counted, whatever their status',
   anchor: 'order-of-checks',
+  sources: [IFACE.catalogPublic],
   async run(ctx) {
     const exchange = (await ctx.facts.exchanges())[0]?.name ?? 'unknown'
     const { after, extra } = await countedBetween(ctx, async () => [
@@ -79,28 +81,46 @@ export const catalogNotCounted: Rule = {
       await ctx.prober.get('/v1/aggregated_pairs', { interval: '1h' }, ctx.key, UNPACED),
       await ctx.prober.get('/v1/exchange_pairs', { exchange: 'conformance-unknown-exchange', interval: '1h' }, ctx.key, UNPACED),
     ])
-    ctx.check(extra === 0, about(after, `${extra} of 5 catalog calls (with the key) were counted`, `RateLimit-Remaining one less than after the previous candle call`, `RateLimit-Remaining ${after.headers['ratelimit-remaining']}`))
+    ctx.check(IFACE.catalogPublic, extra === 0, about(after, `${extra} of 5 catalog calls (with the key) were counted`, `RateLimit-Remaining one less than after the previous candle call`, `RateLimit-Remaining ${after.headers['ratelimit-remaining']}`))
   },
 }
 
-/** Only a 200 from a candle endpoint is counted: 403, 404 and 422 never are. */
+/**
+ * Only a 200 from a candle endpoint is counted. That a 422 (validation) and a 403 (permission) are
+ * not is interface.md's; that a 404 is not is the reference's (D3). Each is read in its own window,
+ * so a counted 404 is a difference and a counted 422 or 403 a failure.
+ */
 export const errorsNotCounted: Rule = {
   id: 'errors-not-counted',
-  title: 'only a 200 from a candle endpoint is counted; 403, 404 and 422 never are',
+  title: 'only a 200 from a candle endpoint is counted: a 422 or a 403 never is; the reference counts no 404 either',
   anchor: 'order-of-checks',
+  sources: [IFACE.checkedBeforeLogged, IFACE.rejectedNotCounted, DECISION.D3],
   async run(ctx) {
     const series = await ctx.facts.series('exchange_ohlcv')
     const path = '/v1/exchange_ohlcv'
-    const { after, extra, answers } = await countedBetween(ctx, async () => [
-      await ctx.prober.get(path, { ...series.params, exchange: 'conformance-unknown-exchange' }, ctx.key, UNPACED),
-      await ctx.prober.get(path, { ...series.params, base: 'CONFORMANCE-UNKNOWN' }, ctx.key, UNPACED),
-      await ctx.prober.get(path, { ...series.params, limit: '0' }, ctx.key, UNPACED),
-      await ctx.prober.get(path, { ...series.params, start: 'not-a-date' }, ctx.key, UNPACED),
+    const batches: Array<[Source, string, Array<() => Promise<Answer>>]> = [
+      [IFACE.checkedBeforeLogged, 'invalid parameters', [
+        () => ctx.prober.get(path, { ...series.params, limit: '0' }, ctx.key, UNPACED),
+        () => ctx.prober.get(path, { ...series.params, start: 'not-a-date' }, ctx.key, UNPACED),
+      ]],
       // Year 1 is older than any limited plan's depth: a 403 there, a 200 on an unlimited plan.
-      await ctx.prober.get(path, { ...series.params, start: '0001-01-01T00:00:00Z', end: '0001-01-02T00:00:00Z', limit: '1' }, ctx.key, UNPACED),
-    ])
-    const errors = answers.filter((a) => a.status !== 200).length
-    const counted200 = answers.length - errors
-    ctx.check(extra <= counted200, about(after, `${extra - counted200} of ${errors} error answers (${answers.map((a) => a.status).join(', ')}) were counted`, `RateLimit-Remaining ${counted200 + 1} less than after the previous candle call`, `RateLimit-Remaining ${after.headers['ratelimit-remaining']}`))
+      [IFACE.rejectedNotCounted, 'a start beyond the history depth', [() => ctx.prober.get(path, { ...series.params, start: '0001-01-01T00:00:00Z', end: '0001-01-02T00:00:00Z', limit: '1' }, ctx.key, UNPACED)]],
+      [DECISION.D3, 'values that do not resolve', [
+        () => ctx.prober.get(path, { ...series.params, exchange: 'conformance-unknown-exchange' }, ctx.key, UNPACED),
+        () => ctx.prober.get(path, { ...series.params, base: 'CONFORMANCE-UNKNOWN' }, ctx.key, UNPACED),
+      ]],
+    ]
+    for (const [source, what, calls] of batches) {
+      // One after another: the window reads them in order.
+      const { after, extra, answers } = await countedBetween(ctx, async () => {
+        const out: Answer[] = []
+        for (const call of calls) out.push(await call())
+        return out
+      })
+      const errors = answers.filter((a) => a.status !== 200).length
+      const counted200 = answers.length - errors
+      ctx.evidence(`${what}: ${answers.map((a) => a.status).join(', ')}; counted ${extra} (${counted200} of them 200s)`)
+      ctx.check(source, extra <= counted200, about(after, `${extra - counted200} of ${errors} error answers to ${what} (${answers.map((a) => a.status).join(', ')}) were counted`, `RateLimit-Remaining ${counted200 + 1} less than after the previous candle call`, `RateLimit-Remaining ${after.headers['ratelimit-remaining']}`))
+    }
   },
 }

@@ -5,11 +5,12 @@ import { catalogCoverage, catalogNoKey, catalogOrder } from './catalog.js'
 import { catalogNotCounted, errorsNotCounted } from './counting.js'
 import { openapi } from './openapi.js'
 import { otherRequests } from './other-requests.js'
-import { ascending, forwardBackward, inclusiveBounds, latestPage, startAnchor, startAnchorWithEnd } from './paging.js'
+import { ascending, endWithoutStart, forwardBackward, inclusiveBounds, latestPage, startAnchor, startAnchorWithEnd } from './paging.js'
+import { methodDefault, pairsMethodUnion } from './method.js'
 import { planAccess, planDepth } from './plans.js'
 import { rateLimit, rateLimitHeaders } from './rate-limit.js'
 import { resolution404 } from './resolution.js'
-import { fractionalBounds } from './time.js'
+import { fractionalBounds, offsetBounds } from './time.js'
 import { defaultLimit, limitBounds, validation422 } from './validation.js'
 
 export { KNOWN_PLANS } from './plans.js'
@@ -29,8 +30,12 @@ export const RULES: readonly Rule[] = [
   startAnchorWithEnd,
   latestPage,
   inclusiveBounds,
+  endWithoutStart,
   forwardBackward,
   fractionalBounds,
+  offsetBounds,
+  methodDefault,
+  pairsMethodUnion,
   catalogNotCounted,
   errorsNotCounted,
   planAccess,

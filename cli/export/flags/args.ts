@@ -78,8 +78,8 @@ What to export:
   --follow               after the history, keep the output current: one page written as each new
                          candle closes, until Ctrl-C (or --end); the same command resumes
   --clock-rate N         with --follow: the service's clock runs N times wall speed: the embedded
-                         one with --mock starts at the system time and runs so; for a reference
-                         service started with serve --clock-rate N, give the same N (default 1)
+                         one with --mock starts at the system time and runs so; a remote service's
+                         speed is learnt from its Date headers (N is where that starts; default 1)
 
 Where to:
   --out FILE             .sqlite or .db, .csv, .jsonl; '-' writes CSV or JSON Lines to stdout

@@ -1,8 +1,8 @@
+import { INTERVAL_MS, isKnownInterval } from '../../../src/schemas/index.js'
 import { renameSync, writeFileSync } from 'node:fs'
 import { GapTracker, type GapReport } from '../../../src/pagination/gap-tracker.js'
 import { ExportError } from '../plan/export-error.js'
 import { groupedNumber } from '../flags/grouped-number.js'
-import { intervalMs } from '../flags/intervals.js'
 import { seriesLabel, type Series, type SeriesRange } from '../plan/series.js'
 
 /** What one series of a run stored against what its range should hold. */
@@ -21,7 +21,7 @@ export interface SeriesCoverage {
  * service has nothing before its first candle or after its last), without keeping candles.
  */
 export function trackCoverage(series: Series, range: SeriesRange): GapTracker | undefined {
-  const step = intervalMs(series.interval)
+  const step = isKnownInterval(series.interval) ? INTERVAL_MS[series.interval] : undefined
   if (step === undefined || range.from === undefined) return undefined
   return new GapTracker(series.interval, step, Math.max(range.from, series.first), Math.min(range.to ?? series.last, series.last))
 }

@@ -1,4 +1,4 @@
-import { formatTime } from '../flags/dates.js'
+import { formatTimestamp } from '../../../src/contract/index.js'
 
 const DAY = 86_400_000
 // The fixed-length part of ISO 8601 durations, as plans state history depths (P30D, P1W, PT12H).
@@ -39,6 +39,6 @@ export function depthHint(detail: string, headers: Record<string, string>, local
 
 /** `2024-03-02` for a midnight, else the full timestamp. */
 export function startFlagValue(ms: number): string {
-  const text = formatTime(ms)
+  const text = formatTimestamp(ms)
   return text.endsWith('T00:00:00Z') ? text.slice(0, 10) : text
 }

@@ -9,7 +9,7 @@ import {
 import { depthHint, startFlagValue } from './depth-hint.js'
 import { SeriesFailure } from './runner.js'
 import { listPairs, seriesLabel, type Series } from '../plan/series.js'
-import { formatTime } from '../flags/dates.js'
+import { formatTimestamp } from '../../../src/contract/index.js'
 
 /** What a failure message may draw on. */
 export interface FailureContext {
@@ -34,7 +34,7 @@ export function describeFailure(error: unknown, ctx: FailureContext): string {
     const detail = String(cause.detail ?? '')
     const hint = depthHint(detail, cause.headers)
     if (hint) {
-      return `${where}the start lies beyond your plan's history depth (403: ${detail}). The earliest allowed start is ${formatTime(hint.earliest)}; run again with --start ${startFlagValue(hint.suggested)} (or later).`
+      return `${where}the start lies beyond your plan's history depth (403: ${detail}). The earliest allowed start is ${formatTimestamp(hint.earliest)}; run again with --start ${startFlagValue(hint.suggested)} (or later).`
     }
     return `${where}your plan does not allow this (403: ${detail}).`
   }

@@ -1,8 +1,8 @@
+import { INTERVAL_MS, type KnownInterval } from '../../../src/schemas/index.js'
 import type { MarketCandles } from '../../../src/index.js'
 import type { ExportArgs } from '../flags/args.js'
 import { coverageLine, trackCoverage, type SeriesCoverage } from './coverage.js'
 import type { ProgressReporter } from '../progress/index.js'
-import { intervalMs } from '../flags/intervals.js'
 import { PageResampler } from './page-resampler.js'
 import { rangeOf, seriesLabel, type Series } from '../plan/series.js'
 import type { AnyCandle, Sink } from '../sinks/index.js'
@@ -54,7 +54,7 @@ export async function exportAll(
         series.kind === 'exchange'
           ? client.exchangeOhlcvPages({ ...common, exchange: series.source! }, { signal })
           : client.aggregatedOhlcvPages({ ...common, method: series.source }, { signal })
-      const resampler = args.resample === undefined ? undefined : new PageResampler(args.resample, range.from, intervalMs(series.interval)!)
+      const resampler = args.resample === undefined ? undefined : new PageResampler(args.resample, range.from, INTERVAL_MS[series.interval as KnownInterval])
       // Not async, and the page is not used once handed over: a suspended async function would hold
       // its candles until the write resolves, up to pagesInFlight pages that then outlive the young
       // generation and cost the collector (bench/export.ts 6c).

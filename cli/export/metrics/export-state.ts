@@ -1,4 +1,4 @@
-import { intervalMs } from '../flags/intervals.js'
+import { INTERVAL_MS, isKnownInterval } from '../../../src/schemas/index.js'
 import type { OutageWatch } from '../outage/outage-watch.js'
 import type { Series } from '../plan/series.js'
 import { seriesKey } from './series-key.js'
@@ -50,7 +50,7 @@ export class ExportState {
   plan(list: readonly Series[], lastStored: (s: Series) => number | undefined): void {
     for (const s of list) {
       const key = seriesKey(s)
-      if (!this.series.has(key)) this.series.set(key, { key, intervalMs: intervalMs(s.interval), written: 0, newestClose: lastStored(s), lastWriteAt: undefined, ended: undefined })
+      if (!this.series.has(key)) this.series.set(key, { key, intervalMs: isKnownInterval(s.interval) ? INTERVAL_MS[s.interval] : undefined, written: 0, newestClose: lastStored(s), lastWriteAt: undefined, ended: undefined })
     }
   }
 

@@ -1,7 +1,7 @@
+import { INTERVAL_MS, isKnownInterval } from '../../../src/schemas/index.js'
 import type { PairCoverage } from '../../../src/index.js'
 import type { ExportArgs } from '../flags/args.js'
 import { ExportError } from './export-error.js'
-import { intervalMs } from '../flags/intervals.js'
 import { parseTimestamp } from '../../../src/contract/close-time.js'
 
 /** One series to export: a pair at an interval, on one exchange or aggregated by one method. */
@@ -71,7 +71,7 @@ export function rangeOf(series: Series, args: Pick<ExportArgs, 'start' | 'end'>,
   if (lastStored !== undefined) from = Math.max(from, lastStored + 1)
   const to = args.end
   if (to !== undefined && from > to) return { from: undefined, to, expected: 0 }
-  const step = intervalMs(series.interval)
+  const step = isKnownInterval(series.interval) ? INTERVAL_MS[series.interval] : undefined
   const lo = Math.max(from, series.first)
   const hi = Math.min(to ?? series.last, series.last)
   const expected = step === undefined ? undefined : candlesBetween(lo, hi, step)

@@ -1,5 +1,5 @@
+import { INTERVAL_MS, isKnownInterval } from '../../../src/schemas/index.js'
 import type { ExportArgs } from '../flags/args.js'
-import { intervalMs } from '../flags/intervals.js'
 import { candlesBetween, rangeOf, type Series } from './series.js'
 
 /**
@@ -42,7 +42,7 @@ export function useOutputThread(args: Pick<ExportArgs, 'out' | 'follow' | 'start
  */
 export function useExportThread(args: ExportArgs, now: number): boolean {
   if (args.follow || args.allPairs || args.metricsPort !== undefined || args.start === undefined) return true
-  const step = intervalMs(args.interval)
+  const step = isKnownInterval(args.interval) ? INTERVAL_MS[args.interval] : undefined
   if (step === undefined) return true
   return args.pairs.length * candlesBetween(args.start, args.end ?? now, step) >= SMALL_EXPORT_CANDLES
 }

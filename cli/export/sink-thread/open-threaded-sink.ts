@@ -8,7 +8,7 @@ import type { FromSinkThread, SinkThreadData, ToSinkThread } from './messages.js
 import { encodePage } from './page-columns.js'
 import { DEFAULT_PART_ROWS } from '../flags/part-rows-flag.js'
 import { fromThreadError } from './thread-error.js'
-import { workerScript } from '../worker-script.js'
+import { workerScript } from './worker-script.js'
 
 const script = workerScript(import.meta.url, './thread-entry.ts', './export-sink.js')
 /*

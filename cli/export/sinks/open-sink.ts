@@ -2,11 +2,11 @@ import type { Writable } from 'node:stream'
 import type { ExportFormat } from '../flags/export-format.js'
 import type { Series } from '../plan/series.js'
 import type { Kind } from './columns.js'
-import { lineFormat, openLineFile, openLineStream } from './line-file-sink.js'
-import { openPostgres } from './postgres-sink.js'
-import { postgresTarget } from './postgres-target.js'
+import { lineFormat, openLineFile, openLineStream } from './lines/line-file-sink.js'
+import { openPostgres } from './postgres/postgres-sink.js'
+import { postgresTarget } from './postgres/postgres-target.js'
 import type { Sink } from './sink.js'
-import { openSqlite } from './sqlite-sink.js'
+import { openSqlite } from './sqlite/sqlite-sink.js'
 
 /** What some sinks need beyond the output itself. */
 export interface SinkOptions {
@@ -23,7 +23,7 @@ export interface SinkOptions {
 /** Opens the output of a run: `-` is the given stream (stdout). */
 export async function openSink(out: string, format: ExportFormat, kind: Kind, planned: readonly Series[], stdout: Writable, options: SinkOptions = {}): Promise<Sink> {
   if (format === 'sqlite') return openSqlite(out, kind)
-  if (format === 'parquet') return (await import('./parquet-sink.js')).openParquet(out, kind, planned, options.note, options.partRows)
+  if (format === 'parquet') return (await import('./parquet/parquet-sink.js')).openParquet(out, kind, planned, options.note, options.partRows)
   if (format === 'postgres') return openPostgres(postgresTarget(out, options.pgSchema, options.env ?? process.env), kind, planned)
   return out === '-' ? openLineStream(stdout, lineFormat(format, kind)) : openLineFile(out, lineFormat(format, kind), planned)
 }

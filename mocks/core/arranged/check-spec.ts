@@ -1,7 +1,7 @@
 import { INTERVAL_MS, isKnownInterval, type Exchange, type KnownInterval } from '../../../src/schemas/index.js'
 import { ceilTo, floorTo } from '../../data/grid.js'
 import { lifetimeOf } from '../../data/candle-rules.js'
-import { METHOD_IMPLEMENTATIONS } from '../../data/method-registry.js'
+import { METHOD_IMPLEMENTATIONS } from '../../data/aggregation/method-registry.js'
 import { DEFAULT_METHOD } from '../../../src/schemas/index.js'
 import { toEpochMs } from '../state/clock.js'
 import type { Catalog } from './check-candles.js'

@@ -1,14 +1,11 @@
 import { INTERVAL_MS, assetSchema, exchangeSchema, type AggregatedCandle, type ExchangeCandle } from '../../../src/schemas/index.js'
-import { candleModel } from '../../data/candle-model.js'
+import { candleModel } from '../../data/procedural/candle-model.js'
 import { mapKey } from '../../data/map-key.js'
-import type { ExchangeColumns } from '../../data/exchange-columns.js'
-import type { OverlayStore } from '../../data/overlay-store.js'
-import { proceduralSeries } from '../../data/procedural-series.js'
-import { paveSegment, putPoints } from '../../data/series-edit.js'
+import type { OverlayStore } from '../../data/overlay/overlay-store.js'
+import { proceduralSeries } from '../../data/procedural/procedural-series.js'
+import { paveSegment, putPoints } from '../../data/overlay/series-edit.js'
 import { countIn } from '../../data/series.js'
 import { checkCandles, issueOf, type CheckedBatch } from './check-candles.js'
-import { columnsPass } from '../check-columns.js'
-import { putRuns } from '../put-runs.js'
 import { checkSelector, checkSpec } from './check-spec.js'
 import type { DataChange, DataControl, DataIssue } from '../../data/arranged-data.js'
 import type { AnyCandle } from '../../../src/schemas/index.js'
@@ -24,21 +21,6 @@ export interface DataHost {
 }
 
 const isIssues = (x: unknown): x is DataIssue[] => Array.isArray(x)
-
-/** Each service's column put, found by its `data` (kept off DataControl, which is public). */
-const columnPuts = new WeakMap<DataControl, (runs: readonly ExchangeColumns[]) => DataChange | undefined>()
-
-/**
- * `putCandles` of a batch already read as columns (candle-batch-scanner.ts: `POST /_mock/data/candles`),
- * stored as the columns themselves, no candle object: every rule of `putCandles` checked over the
- * columns (check-columns.ts), then each run put. Undefined, with nothing changed, when a rule
- * fails: the caller then puts the batch's objects, whose checks name every bad row.
- */
-export function putCandleColumns(data: DataControl, runs: readonly ExchangeColumns[]): DataChange | undefined {
-  const put = columnPuts.get(data)
-  if (!put) throw new TypeError('putCandleColumns: not the data of a service')
-  return put(runs)
-}
 
 /** `service.data` of one service or session: every change checked whole, then applied to its overlay only. */
 export function createDataControl(host: DataHost): DataControl {
@@ -133,9 +115,5 @@ export function createDataControl(host: DataHost): DataControl {
     },
     reset: () => overlay.reset(),
   }
-  columnPuts.set(dataControl, (runs) => {
-    if (!columnsPass(runs, overlay)) return undefined
-    return putRuns(runs, overlay)
-  })
   return dataControl
 }

@@ -3,9 +3,20 @@ import { componentSchemas, inlineSchema, type SchemaMeta } from '../../../src/op
 import { assetSchema, errorBodySchema, exchangeSchema, validationErrorBodySchema, validationIssueSchema } from '../../../src/schemas/index.js'
 import { planSchema } from '../../data/accounts.js'
 import { MAX_CONTROL_BODY, MAX_DATA_BODY } from './control-limits.js'
-import { anyCandleSchema, dataChangeSchema, generateSpecSchema, keyPutAnswerSchema, keyPutBodySchema } from './data-schemas.js'
-import { clockUpdateSchema } from './control-plane-bodies.js'
-import { clockSchema, faultIdSchema, healthSchema, pendingFaultSchema, usageSchema, waitTimeoutSchema } from './control-schemas.js'
+import {
+  anyCandleSchema,
+  clockSchema,
+  clockUpdateSchema,
+  dataChangeSchema,
+  faultIdSchema,
+  generateSpecSchema,
+  healthSchema,
+  keyPutAnswerSchema,
+  keyPutBodySchema,
+  pendingFaultSchema,
+  usageSchema,
+  waitTimeoutSchema,
+} from './control-schemas.js'
 import { faultSchema, latencySchema } from '../faults/fault-schema.js'
 import { journalEntrySchema, rejectionReasonSchema } from '../journal/journal-entry.js'
 import { MAX_WAIT_MS, requestsQuerySchema } from '../journal/requests-query.js'

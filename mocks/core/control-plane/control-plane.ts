@@ -3,10 +3,10 @@ import { rawQueryOf } from '../../../src/contract/index.js'
 import { toEpochMs } from '../state/clock.js'
 import { bodyIssues } from './body-issues.js'
 import { DATA_PARAM_ROUTES, DATA_ROUTES } from './data-routes.js'
-import type { ControlHandler, ControlRoute, ScannedCandles } from './control-route.js'
+import type { ControlHandler, ControlRoute } from './control-route.js'
 import { parseJsonBody } from './json-body.js'
 import { faultSchema } from '../faults/fault-queue.js'
-import { clockUpdateSchema } from './control-plane-bodies.js'
+import { clockUpdateSchema } from './control-schemas.js'
 import { buildControlPlaneOpenApi } from './control-openapi.js'
 import { RequestWaitTimeoutError } from '../journal/journal.js'
 import { filterOf, requestsQuerySchema } from '../journal/requests-query.js'
@@ -17,11 +17,6 @@ import { VARIANT_ROUTE } from './variant-route.js'
 
 
 export { MAX_CONTROL_BODY, MAX_DATA_BODY, bodyLimitOf } from './control-limits.js'
-export { CandleBatchScanner } from '../candle-batch-scanner.js'
-export type { ScannedCandles } from './control-route.js'
-
-/** Whether the server reads this request's body with a CandleBatchScanner as it arrives (and passes it as `ControlRequest.candles`). */
-export const scansCandles = (method: string, path: string): boolean => method === 'POST' && path === '/_mock/data/candles'
 
 /** A request to the control plane; `body` is the raw text of the request body. */
 export interface ControlRequest {
@@ -32,8 +27,6 @@ export interface ControlRequest {
   body: string
   /** Aborted when the server closes: a waiting `GET /_mock/requests` answers at once. */
   signal?: AbortSignal
-  /** `POST /_mock/data/candles` read by a CandleBatchScanner (see {@link scansCandles}); `body` is then ''. */
-  candles?: ScannedCandles
 }
 
 type Handler = ControlHandler
@@ -145,5 +138,5 @@ export async function handleControl(service: MockService, request: ControlReques
   if (!found) return fail(404, 'Not Found')
   const handler = found.route[request.method]
   if (!handler) return fail(405, 'Method Not Allowed', { allow: Object.keys(found.route).join(', ') })
-  return handler(service, request.body, request.query ?? '', request.signal, found.param, request.candles)
+  return handler(service, request.body, request.query ?? '', request.signal, found.param)
 }

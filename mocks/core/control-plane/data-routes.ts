@@ -5,7 +5,6 @@ import { DataError } from '../../data/data-error.js'
 import { dataIssuesToValidation, type IssueSource } from './data-issues.js'
 import { notAnArray, notAnObject, parseJsonBody } from './json-body.js'
 import { invalid, json } from '../message/respond.js'
-import { putCandleColumns } from '../arranged/service-data.js'
 import type { ControlRoute } from './control-route.js'
 import type { MockService } from '../service/service.js'
 import type { MockResponse } from '../message/types.js'
@@ -130,14 +129,7 @@ async function putKey(service: MockService, text: string, _query: string, _signa
 /** The routes with fixed paths. */
 export const DATA_ROUTES: Record<string, ControlRoute> = {
   '/_mock/data/candles': {
-    POST: (service, text, _query, _signal, _param, scanned) => {
-      if (scanned) {
-        // Read as columns while it arrived: stored so when every rule holds; else (or when a row was
-        // not plain) the text takes the object path below, whose 422 names every bad row.
-        const done = scanned.runs && putCandleColumns(service.data, scanned.runs)
-        if (done) return changed(done)
-        text = scanned.text()
-      }
+    POST: (service, text) => {
       const parsed = parseJsonBody(text)
       if ('error' in parsed) return parsed.error
       const refused = notAnArray(parsed.value)

@@ -1,7 +1,7 @@
 import { DEFAULT_METHOD, isKnownInterval, type KnownInterval } from '../../../src/schemas/index.js'
 import type { ServiceContext } from '../state/context.js'
 import { fail } from '../message/respond.js'
-import { METHOD_IMPLEMENTATIONS } from '../../data/method-registry.js'
+import { METHOD_IMPLEMENTATIONS } from '../../data/aggregation/method-registry.js'
 import type { MockResponse } from '../message/types.js'
 
 /*

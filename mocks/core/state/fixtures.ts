@@ -1,10 +1,10 @@
 import { accountSchema, apiKeySchema, demoAccounts, demoKeys, demoPlans, planSchema, type Account, type ApiKey, type Plan } from '../../data/accounts.js'
-import { defaultDataset } from '../../data/default-dataset.js'
+import { defaultDataset } from '../../data/procedural/default-dataset.js'
 import { explicitStore } from '../../data/explicit-store.js'
 import { FixtureError, checkRecords } from '../../data/fixture-error.js'
-import { proceduralStore } from '../../data/procedural-store.js'
+import { proceduralStore } from '../../data/procedural/procedural-store.js'
 import type { ExplicitDataset } from '../../data/explicit-store.js'
-import type { ProceduralDataset } from '../../data/procedural-store.js'
+import type { ProceduralDataset } from '../../data/procedural/procedural-store.js'
 import type { CandleStore } from '../../data/series.js'
 import { hintOf } from './key-ring.js'
 

@@ -1,9 +1,9 @@
 import type { AggregatedCandle, KnownInterval, PairCoverage } from '../../../src/schemas/index.js'
 import { formatTimestamp } from '../../../src/contract/index.js'
-import { aggregatedSeries } from '../../data/aggregated-series.js'
+import { aggregatedSeries } from '../../data/aggregation/aggregated-series.js'
 import { mapKey } from '../../data/map-key.js'
-import { withAggregatedEdits, type EditEntry } from '../../data/overlay-store.js'
-import { METHOD_IMPLEMENTATIONS } from '../../data/method-registry.js'
+import { withAggregatedEdits, type EditEntry } from '../../data/overlay/overlay-store.js'
+import { METHOD_IMPLEMENTATIONS } from '../../data/aggregation/method-registry.js'
 import { first, type AggregatedSeries, type CandleStore, type ExchangeSeries, type Series } from '../../data/series.js'
 import { compare } from './compare.js'
 

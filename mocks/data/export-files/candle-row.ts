@@ -74,8 +74,6 @@ function describe(value: unknown): string {
   }
 }
 
-const FIELDS: Record<Kind, ReadonlySet<string>> = { exchange: new Set(EXCHANGE_COLUMNS), aggregated: new Set(AGGREGATED_COLUMNS) }
-
 /** The kind of a row: an `exchange` makes an exchange candle, `method` (or `exchanges`) an aggregated one. */
 export function kindOf(row: Record<string, unknown>): Kind {
   // `exchange: undefined` is no exchange, as putCandles reads it.
@@ -85,17 +83,15 @@ export function kindOf(row: Record<string, unknown>): Kind {
 }
 
 /**
- * A row object as a candle. Unknown fields are refused (a misspelt `base_vol` would otherwise be
- * lost silently); the fields are written in the API's order.
+ * A row object as a candle, the fields written in the API's order. Fields a candle does not have
+ * are ignored, as a client ignores what the interface does not list (D13): a file another tool
+ * wrote may carry an id or a timestamp of its own. A misspelt field still shows: the field it
+ * stands for is missing.
  */
 export function candleFromRow(row: unknown): AnyCandle {
   if (row === null || typeof row !== 'object' || Array.isArray(row)) throw new RowProblem(`expected a candle object, got ${Array.isArray(row) ? 'an array' : describe(row)}`)
   const r = row as Record<string, unknown>
   const kind = kindOf(r)
-  const fields = FIELDS[kind]
-  for (const key in r) {
-    if (!fields.has(key) && r[key] !== undefined) throw new RowProblem(`unknown field '${key}' (${kind === 'exchange' ? 'an exchange' : 'an aggregated'} candle has ${[...fields].join(', ')})`)
-  }
   const [open, high, low, close, baseVolume, quoteVolume] = PRICE_COLUMNS.map((f) => toNumber(f, r[f])) as [number, number, number, number, number, number]
   const series = { interval: toText('interval', r.interval), base: toText('base', r.base), quote: toText('quote', r.quote) }
   const prices = { close_ts: toCloseTs(r.close_ts), open, high, low, close, base_volume: baseVolume, quote_volume: quoteVolume }

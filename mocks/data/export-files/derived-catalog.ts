@@ -1,6 +1,6 @@
 import { INTERVAL_MS, isKnownInterval, type Asset, type Exchange } from '../../../src/schemas/index.js'
 import type { AnyCandle } from '../../../src/schemas/index.js'
-import { defaultDataset } from '../default-dataset.js'
+import { defaultDataset } from '../procedural/default-dataset.js'
 
 /** What the derived catalog is checked against: the service's exchanges and assets. */
 export interface KnownCatalog {

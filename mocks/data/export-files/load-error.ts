@@ -2,14 +2,18 @@ import { DataError } from '../data-error.js'
 
 /**
  * Why `load()` cannot read a source: a missing or unknown file, a file `market-candles export` did
- * not write, or a row it cannot convert. A {@link DataError} (nothing changed), whose message names
- * the file and the line (or row) at fault.
+ * not write, or a row it cannot convert. A {@link DataError} (nothing changed, so `instanceof
+ * DataError` catches it too), whose message names the file and the line (or row) at fault, and
+ * whose `file` names the file. A candle that reads fine but breaks a rule of the contract is a plain
+ * `DataError` naming the row.
  *
  * @example
+ * import { LoadError } from 'market-candles/mocks'
+ *
  * try {
  *   await service.data.load('candles.csv')
  * } catch (error) {
- *   if (error instanceof DataError) console.error(error.message) // candles.csv line 7: open "abc" is not a number
+ *   if (error instanceof LoadError) console.error(error.file, error.message) // candles.csv candles.csv line 7: open "abc" is not a number
  * }
  */
 export class LoadError extends DataError {

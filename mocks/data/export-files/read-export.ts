@@ -8,7 +8,7 @@ import { readJsonLines } from './read-jsonl.js'
 import { readParquetDataset } from './read-parquet.js'
 import { readSqlite } from './read-sqlite.js'
 import { readSqliteColumns } from './read-sqlite-columns.js'
-import type { ExchangeColumns } from '../exchange-columns.js'
+import type { ExchangeColumns } from '../overlay/exchange-columns.js'
 
 /** The formats by file name: what `market-candles export --out` takes. */
 const BY_EXTENSION: Record<string, 'sqlite' | 'csv' | 'jsonl'> = { '.sqlite': 'sqlite', '.db': 'sqlite', '.csv': 'csv', '.jsonl': 'jsonl' }
@@ -63,8 +63,12 @@ export async function readExportFile(source: LoadSource): Promise<ReadExport> {
   try {
     if (format === 'parquet') return withOrigins(await readParquetDataset(path, path), path, undefined)
     if (format === 'sqlite') return withOrigins(readSqlite(path, path), path, undefined)
-    // The export writes no empty lines (the readers refuse them): candle i is on line i + 1 after the header.
-    return format === 'csv' ? withOrigins(readCsv(path, path), path, 2) : withOrigins(readJsonLines(path, path), path, 1)
+    if (format === 'csv') {
+      const { candles, lineOf } = readCsv(path, path)
+      return withOrigins(candles, path, lineOf)
+    }
+    // The export writes no empty lines (the reader refuses them): candle i is on line i + 1.
+    return withOrigins(readJsonLines(path, path), path, (i) => i + 1)
   } catch (error) {
     if (error instanceof LoadError) throw error
     throw new LoadError(`${path}: ${(error as Error).message}`, path)
@@ -113,14 +117,14 @@ function fromRows(rows: readonly unknown[]): AnyCandle[] {
   return out
 }
 
-function withOrigins(candles: AnyCandle[], path: string, firstLine: number | undefined): ReadExport {
+function withOrigins(candles: AnyCandle[], path: string, lineOf: ((index: number) => number) | undefined): ReadExport {
   return {
     candles,
     origin(index) {
       const c = candles[index]
       if (c === undefined) return path
       const series = `${'exchange' in c ? c.exchange : c.method} ${c.base}/${c.quote} ${c.interval} ${c.close_ts}`
-      return firstLine === undefined ? `${path}: ${series}` : `${path} line ${index + firstLine}: ${series}`
+      return lineOf === undefined ? `${path}: ${series}` : `${path} line ${lineOf(index)}: ${series}`
     },
   }
 }

@@ -1,9 +1,8 @@
+import { parseTimestamp } from '../../../src/contract/index.js'
 import { INTERVAL_MS, isKnownInterval } from '../../../src/schemas/index.js'
-import type { CandleSource, ExchangeColumns } from '../exchange-columns.js'
-import { parseTimestamp } from '../../../src/contract/close-time.js'
+import type { CandleSource, ExchangeColumns } from '../overlay/exchange-columns.js'
 import { EXCHANGE_COLUMNS } from './columns.js'
 import { nodeBuiltin } from './node-builtins.js'
-import { readSqliteBtree } from './read-sqlite-btree.js'
 import { RunBuilder } from './run-builder.js'
 
 type Database = InstanceType<typeof import('node:sqlite').DatabaseSync>
@@ -15,19 +14,10 @@ const CHUNK = 16384
  * The fast path of `load` for a SQLite file the export wrote: its exchange series read straight
  * into columns ({@link ExchangeColumns}), no candle object made. Undefined for anything it does not
  * take as it is (a file it cannot open, aggregated rows, a value of the wrong type, a close_ts not
- * in the service's form): {@link readSqlite} then reads the file and names the problem.
- * The file's pages are read directly first (read-sqlite-btree.ts, several times faster); anything
- * that reader does not take exactly as the export writes it is read here through node:sqlite.
+ * in the service's form): {@link readSqlite} then reads the file and names the problem. The query
+ * is readSqlite's: the source and flag cross from SQLite only when they change.
  */
 export function readSqliteColumns(path: string): ExchangeColumns[] | undefined {
-  return readSqliteBtree(path) ?? readSqliteColumnsByQuery(path)
-}
-
-/**
- * {@link readSqliteColumns} through node:sqlite alone: the same query as readSqlite's, the source
- * and flag crossing only when they change. The direct reader must give exactly what this gives.
- */
-export function readSqliteColumnsByQuery(path: string): ExchangeColumns[] | undefined {
   let db: Database
   try {
     db = new (nodeBuiltin('node:sqlite').DatabaseSync)(path, { readOnly: true })
@@ -78,7 +68,7 @@ function readRuns(db: Database): ExchangeColumns[] | undefined {
     const { s, interval, base, quote } = series
     if (typeof s !== 'string' || typeof interval !== 'string' || typeof base !== 'string' || typeof quote !== 'string') return undefined
     const [first, last] = ends.get(s, interval, base, quote) as unknown as [unknown, unknown]
-    const span = typeof first === 'string' && typeof last === 'string' && isKnownInterval(interval) ? (Date.parse(last) - Date.parse(first)) / INTERVAL_MS[interval] + 1 : NaN
+    const span = typeof first === 'string' && typeof last === 'string' && isKnownInterval(interval) ? (parseTimestamp(last) - parseTimestamp(first)) / INTERVAL_MS[interval] + 1 : NaN
     const run = new RunBuilder(span >= 1 && span <= 1e8 ? Math.floor(span) : 1024)
     let after = ''
     for (;;) {
