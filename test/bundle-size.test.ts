@@ -78,8 +78,8 @@ describe('the SDK bundle for the browser', () => {
       .filter(([, input]) => input.bytesInOutput > 0)
       .map(([path]) => path)
     expect(inBundle.some((path) => path.startsWith('src/client/')), inBundle.join('\n')).toBe(true)
-    // src/analysis/close-time.ts is the close_ts reader the walks' gap tracker shares with resample.
-    const unwanted = /^src\/analysis\/(?!close-time\.ts$)|^src\/redis\/|^mocks\/|^cli\/|parquet|node_modules\/(msw|ioredis|hyparquet|@mswjs)\//
+    // Nothing of resample: the close_ts reader the walks share with it is src/contract/close-time.ts.
+    const unwanted = /^src\/analysis\/|^src\/redis\/|^mocks\/|^cli\/|parquet|node_modules\/(msw|ioredis|hyparquet|@mswjs)\//
     expect(inBundle.filter((path) => unwanted.test(path))).toEqual([])
     // ...and the built bundle carries none of their names.
     expect(built.minified).not.toMatch(/ResampleError|bucket_fill|hyparquet|PAR1|createMockService|setupMockService|mockServiceWorker/)
