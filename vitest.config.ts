@@ -47,7 +47,7 @@ const LONG_FIRST = [
   'test/runtimes.test.ts', // computes
   'test/sdk/follow-learned-delay.test.ts', // waits: 2.5 / 24
   'test/sdk/follow-clock-rate.test.ts', // waits
-  'test/consumer.test.ts', // waits: 35 / 78 (20 documentation blocks, conformance against serve)
+  'test/consumer.test.ts', // waits: 37 / 49 (23 documentation blocks, conformance against serve; median of 3, pytest absent)
   'test/cli/conformance-deviations.test.ts', // computes: 16.5 / 35
   'test/cli/conformance-variants.test.ts', // waits: 13 / 62 at load ~25 (26 runs over one serve's sessions, side by side)
   'test/sdk/follow.test.ts', // waits: 3.4 / 24

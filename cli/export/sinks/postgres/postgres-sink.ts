@@ -8,6 +8,7 @@ import { describePostgresError } from './postgres-errors.js'
 import { PG_TABLES, ensureTable, ident } from './postgres-schema.js'
 import type { PostgresTarget } from './postgres-target.js'
 import { OutputError, plannedSeriesKey, type Sink } from '../sink.js'
+import { parseTimestamp } from '../../../../src/contract/close-time.js'
 
 const UNIQUE_VIOLATION = '23505'
 // Pages the export may hand over before the first is committed; the pages waiting while a batch is
@@ -97,7 +98,7 @@ export async function openPostgres(target: PostgresTarget, kind: Kind, planned: 
     }
     for (const { series, lastCloseTs } of pages) {
       const key = plannedSeriesKey(series)
-      const newest = Date.parse(lastCloseTs)
+      const newest = parseTimestamp(lastCloseTs)
       if (!(newest <= (last.get(key) ?? -Infinity))) last.set(key, newest)
     }
   }
