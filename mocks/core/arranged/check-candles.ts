@@ -6,7 +6,7 @@ import { candleProblems, lifetimeOf } from '../../data/candle-rules.js'
 import { METHOD_IMPLEMENTATIONS } from '../../data/aggregation/method-registry.js'
 import type { Timed } from '../../data/series.js'
 import type { DataIssue } from '../../data/arranged-data.js'
-import { fastExchangeCandle, fastRead } from '../fast-candle.js'
+import { fastExchangeCandle, fastRead } from './fast-candle.js'
 import { parseTimestamp } from '../../../src/contract/close-time.js'
 
 /** What a batch is checked against: the service's exchanges and assets, put ones included. */
