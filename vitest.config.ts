@@ -41,15 +41,15 @@ const LONG_FIRST = [
   'test/cli/conformance-serve.test.ts', // waits: 7 / 34
   'test/export/postgres.test.ts', // computes: 18 / 17
   'test/sdk/uncoordinated-clients.test.ts', // waits: 3 / 27
-  'test/variants/export-matrix.test.ts', // computes: 12 / 45 (loaded machine)
-  'test/variants/sdk-matrix.test.ts', // waits: 6 / 30 (loaded machine)
+  'test/variants/export-matrix.test.ts', // computes: 13 / 39 (load 35)
+  'test/variants/sdk-matrix.test.ts', // waits: 7.5 / 44 (load 35)
   'test/typecheck.test.ts', // computes
   'test/runtimes.test.ts', // computes
   'test/sdk/follow-learned-delay.test.ts', // waits: 2.5 / 24
   'test/sdk/follow-clock-rate.test.ts', // waits
-  'test/consumer.test.ts', // waits: 35 / 78 (20 documentation blocks, conformance against serve)
+  'test/consumer.test.ts', // waits: 37 / 49 (23 documentation blocks, conformance against serve; median of 3, pytest absent)
   'test/cli/conformance-deviations.test.ts', // computes: 16.5 / 35
-  'test/cli/conformance-variants.test.ts', // waits: 13 sessions of one serve, side by side
+  'test/cli/conformance-variants.test.ts', // waits: 13 / 62 at load ~25 (26 runs over one serve's sessions, side by side)
   'test/sdk/follow.test.ts', // waits: 3.4 / 24
   'test/export/resume.test.ts', // computes: 8 / 20
   'test/redis/redis-rate-limiter.test.ts', // waits: 3.7 / 23
@@ -73,7 +73,6 @@ const LONG_FIRST = [
   'test/sdk/follow-listeners.test.ts', // waits: 3 / 10
   'test/export/flags-and-progress.test.ts',
   'test/runners.test.ts',
-  'test/mocks/encode-json.test.ts',
   'test/mocks/load-export.test.ts',
   // Then the files of 5-15 s, longest first (a CI clone would order them by size).
   'test/export/formats.test.ts',
@@ -81,7 +80,6 @@ const LONG_FIRST = [
   'test/browser/chart-page.test.ts',
   'test/contract/control-plane-data.test.ts',
   'test/sdk/rate-limiter.test.ts',
-  'test/export/http-fetch.test.ts',
   'test/cli/serve-shutdown.test.ts',
   'test/sdk/wire-faults.test.ts',
   'test/mocks/paging.test.ts',

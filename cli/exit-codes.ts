@@ -18,3 +18,13 @@ export const EXIT = {
 
 /** One of {@link EXIT}'s codes. */
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT]
+
+/** Each code in a few words, for `market-candles --help` (docs/cli.md has the long form). */
+export const EXIT_MEANINGS = {
+  0: 'done',
+  1: 'failed (the message says why)',
+  2: 'bad usage: an unknown command or flag, a bad value, an interval the service does not offer',
+  130: 'interrupted (Ctrl-C); the same command resumes',
+  141: 'stdout closed by its reader (export --out - | head)',
+  143: 'stopped by SIGTERM (export without --follow); the same command resumes',
+} as const satisfies Record<ExitCode, string>

@@ -4,6 +4,7 @@
  * src/ (the SDK) and mocks/ (the reference service), resolving with an exit code (cli/exit-codes.ts);
  * a {@link UsageError} from any of them is reported here, in one style.
  */
+import { closest } from '../src/internal/known-keys.js'
 import { EXIT } from './exit-codes.js'
 import { USAGE } from './usage.js'
 import { UsageError } from './usage-error.js'
@@ -47,7 +48,8 @@ async function main(argv: string[]): Promise<number> {
   }
   const chosen = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined
   if (chosen === undefined) {
-    console.error(`market-candles: unknown command '${command}'\n\n${USAGE}`)
+    const guess = closest(command.replace(/^-+/, ''), Object.keys(COMMANDS))
+    console.error(`market-candles: unknown command '${command}'${guess ? `; did you mean '${guess}'?` : ''}\n\n${USAGE}`)
     return EXIT.usage
   }
   try {

@@ -1,3 +1,5 @@
+import { EXIT_MEANINGS } from './exit-codes.js'
+
 /** The top-level usage: one line per command; `market-candles COMMAND --help` has the rest. */
 export const USAGE = `Usage: market-candles <command> [options]
 
@@ -9,4 +11,7 @@ Commands:
 
   market-candles <command> --help        the options of one command
 
-Exit codes: 0 done, 1 failed (the message says why), 2 bad usage, 130 interrupted (Ctrl-C).`
+Exit codes:
+${Object.entries(EXIT_MEANINGS).map(([code, meaning]) => `  ${code.padEnd(4)} ${meaning}`).join('\n')}
+
+Guide: https://github.com/market-candles/market-candles/blob/main/docs/cli.md`

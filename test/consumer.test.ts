@@ -6,7 +6,8 @@
  * process per Markdown file; blocks that import vitest through the project's vitest, one process;
  * shell through bash, the CLI through `npx market-candles`), each against the
  * `npx market-candles serve ...` its comment names (started here on a free port; the block's
- * 127.0.0.1:PORT is that port), and examples/python with its default command. Every other block is
+ * 127.0.0.1:PORT is that port; a curl's answer must be what its comment says), and examples/python
+ * with its default command. Every other block is
  * a fragment that names its runnable block, or text. Packed once, installed once.
  */
 import { spawnSync } from 'node:child_process'
@@ -18,6 +19,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { runBounded, startServe, type ServeProcess } from './support/child-process.js'
 import { docBlocks, markingProblem, serviceOf, type DocBlock } from './support/doc-blocks.js'
+import { answerMismatches, CURLRC, documentedAnswers } from './support/documented-answers.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const PYTHON = '/usr/bin/python3'
@@ -206,11 +208,17 @@ function outcomeOf(block: DocBlock): Promise<Outcome> {
         continue
       }
       const { file, env } = prepared(b)
-      outcomes.set(b.name, runBounded('bash', ['-euo', 'pipefail', file], { cwd: dirOf(b), env: consumerEnv(env), timeoutMs: BLOCK_MS }).then((run) => ({
-        ok: !run.timedOut && run.code === 0,
-        printed: run.stdout,
-        output: `exit ${run.code}${run.timedOut ? ' (timed out)' : ''}\n${run.stdout}\n${run.stderr}`,
-      })))
+      // curl answers end with their status (a curl config, the block unchanged), to hold them to what the block's comments say.
+      const curls = documentedAnswers(b.code).length > 0
+      if (curls) writeFileSync(join(work, '.curlrc'), CURLRC)
+      outcomes.set(b.name, runBounded('bash', ['-euo', 'pipefail', file], { cwd: dirOf(b), env: consumerEnv({ ...env, ...(curls ? { CURL_HOME: work } : {}) }), timeoutMs: BLOCK_MS }).then((run) => {
+        const mismatches = curls && run.code === 0 ? answerMismatches(b.code, run.stdout) : []
+        return {
+          ok: !run.timedOut && run.code === 0 && mismatches.length === 0,
+          printed: run.stdout,
+          output: `exit ${run.code}${run.timedOut ? ' (timed out)' : ''}\n${mismatches.length > 0 ? `answers other than the block's comments say:\n${mismatches.join('\n')}\n` : ''}${run.stdout.slice(-4000)}\n${run.stderr}`,
+        }
+      }))
     }
     for (const [key, blocks] of groups) {
       const ran = key === 'vitest' ? runVitestBlocks(blocks) : runTsBlocks(key, blocks)

@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util'
 import { UsageError } from '../usage-error.js'
+import { usageErrorOf, type OptionTable } from '../parse-error.js'
+import { CONTRACT_URL } from './rule.js'
 import { KNOWN_PLANS, RULES } from './rules/index.js'
 
 /** The options of `market-candles conformance`. */
@@ -30,7 +32,7 @@ const OPT_IN = RULES.filter((r) => r.optIn).map((r) => r.id)
 
 export const CONFORMANCE_USAGE = `Usage: market-candles conformance --base-url URL [options]
 
-Checks a deployment of the candle service against the contract (docs/contract.md), rule by rule,
+Checks a deployment of the candle service against the contract (${CONTRACT_URL}), rule by rule,
 over plain HTTP. Read-only, paced under the rate limit, within a request budget. Each check names its
 source: a statement of interface.md (broken: a failure) or a decision of the reference (filled
 another way: a difference from the reference, listed but not failed unless --reference).
@@ -76,6 +78,21 @@ function baseUrlOf(text: string): string {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
 }
 
+const OPTIONS = {
+  'base-url': { type: 'string' },
+  'api-key-file': { type: 'string' },
+  'key-file': { type: 'string', multiple: true },
+  junit: { type: 'string' },
+  json: { type: 'string' },
+  'max-requests': { type: 'string' },
+  rate: { type: 'string' },
+  timeout: { type: 'string' },
+  include: { type: 'string', multiple: true },
+  only: { type: 'string', multiple: true },
+  reference: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const satisfies OptionTable
+
 /** Parses the arguments after `conformance`. */
 export function parseConformanceArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}): ConformanceArgs {
   let values
@@ -84,23 +101,10 @@ export function parseConformanceArgs(argv: readonly string[], env: NodeJS.Proces
       args: [...argv],
       strict: true,
       allowPositionals: false,
-      options: {
-        'base-url': { type: 'string' },
-        'api-key-file': { type: 'string' },
-        'key-file': { type: 'string', multiple: true },
-        junit: { type: 'string' },
-        json: { type: 'string' },
-        'max-requests': { type: 'string' },
-        rate: { type: 'string' },
-        timeout: { type: 'string' },
-        include: { type: 'string', multiple: true },
-        only: { type: 'string', multiple: true },
-        reference: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
+      options: OPTIONS,
     }))
   } catch (error) {
-    throw new UsageError((error as Error).message)
+    throw usageErrorOf(error, OPTIONS)
   }
   const help = values.help
   if (help) return { baseUrl: '', apiKeyFile: undefined, keyFiles: [], junit: undefined, json: undefined, maxRequests: 0, rate: undefined, timeoutMs: 0, include: [], only: [], reference: false, help }

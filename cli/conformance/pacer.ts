@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { RequestCap } from './request-cap.js'
+import { plural } from '../../src/internal/plural.js'
 
 /** Counted requests a second without `--rate`, below the contract's 10 per account. */
 export const DEFAULT_COUNTED_PER_SECOND = 8
@@ -44,7 +45,7 @@ export class Pacer {
    */
   tooFewFor(count: number): string | undefined {
     const cap = this.cap?.perSecond
-    return cap !== undefined && cap < count ? `--rate ${cap} allows ${cap} requests in a second; this rule needs ${count} within one` : undefined
+    return cap !== undefined && cap < count ? `--rate ${cap} allows ${plural(cap, 'request')} in a second; this rule needs ${count} within one` : undefined
   }
 
   /** Waits until the rate window holds none of our requests (for rules that read `RateLimit-Remaining`). */

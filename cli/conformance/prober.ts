@@ -45,6 +45,9 @@ type Query = Record<string, string | readonly string[] | undefined>
 
 const COUNTED_PATHS = new Set(['/v1/exchange_ohlcv', '/v1/aggregated_ohlcv'])
 
+/** Tries of one GET whose connection is closed under it (each counted in the budget). */
+const MAX_ATTEMPTS = 3
+
 /** What fetch's cause says when the other side closed a connection the request was sent on. */
 const CONNECTION_CLOSED = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET'])
 
@@ -128,9 +131,10 @@ export class Prober {
           break
         } catch (error) {
           // A kept-alive connection the service closed (its idle timeout) just as this request left
-          // on it: a GET is sent once more, at once, on a new connection, as browsers do. A service
-          // that resets every connection still fails the second time.
-          if (attempt === 1 && method === 'GET' && CONNECTION_CLOSED.has(causeOf(error)) && this.#used < this.#options.maxRequests) {
+          // on it: a GET is sent again, at once, as browsers do. The pool may hold more than one such
+          // stale connection after an idle spell (a burst opened several), so up to three tries in
+          // all. A service that resets every connection still fails.
+          if (attempt < MAX_ATTEMPTS && method === 'GET' && CONNECTION_CLOSED.has(causeOf(error)) && this.#used < this.#options.maxRequests) {
             this.#used++
             sentAt = performance.now()
             continue

@@ -9,6 +9,8 @@ import { NoAnswer, Prober } from './prober.js'
 import { jsonOf, junitOf, summaryOf, textOfResult, textSummary, type Report } from './reporters/index.js'
 import { RULES } from './rules/index.js'
 import { runRules } from './run-rules.js'
+import { plural } from '../../src/internal/plural.js'
+import { CONTRACT_URL } from './rule.js'
 
 /** Where the command writes; tests pass their own. */
 export interface ConformanceIo {
@@ -44,7 +46,7 @@ export async function runConformance(argv: readonly string[], io: ConformanceIo 
 
   const rules = RULES.filter((r) => (args.only.length > 0 ? args.only.includes(r.id) : !r.optIn || args.include.includes(r.id)))
   const prober = new Prober({ baseUrl: args.baseUrl, pacer: new Pacer({ everyRequest: args.rate }), maxRequests: args.maxRequests, timeoutMs: args.timeoutMs })
-  print(`conformance of ${args.baseUrl} to interface.md${args.reference ? ' and the reference\'s decisions (--reference)' : ''}: ${rules.length} rules, at most ${args.maxRequests} requests, ${args.rate === undefined ? `${prober.pacer.countedPerSecond} candle calls a second` : `at most ${args.rate} requests in any second (--rate)`}`)
+  print(`conformance of ${args.baseUrl} to interface.md${args.reference ? ' and the reference\'s decisions (--reference)' : ''} (${CONTRACT_URL}): ${plural(rules.length, 'rule')}, at most ${plural(args.maxRequests, 'request')}, ${args.rate === undefined ? `${plural(prober.pacer.countedPerSecond, 'candle call')} a second` : `at most ${plural(args.rate, 'request')} in any second (--rate)`}`)
   print(`keys: ${key ? 'main' : 'none (candle rules are skipped)'}${planKeys.size > 0 ? `; plans ${[...planKeys.keys()].join(', ')}` : ''}`)
   print('')
 

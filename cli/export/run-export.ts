@@ -5,7 +5,6 @@ import { readApiKey } from '../api-key.js'
 import { EXPORT_USAGE, argsOrExit, type ExportArgs } from './flags/args.js'
 import { ExportError } from './plan/export-error.js'
 import { describeFailure, keptNote } from './history/describe-failure.js'
-import { httpFetch } from './client/http-fetch.js'
 import { MOCK_KEY, startEmbeddedService } from './client/embedded-service.js'
 import { useOutputThread } from './plan/thread-choice.js'
 import { followAll, trackLastWritten } from './follow/follow.js'
@@ -29,6 +28,8 @@ import { timedLimiter } from './limits/timed-limiter.js'
 import { formatLag } from './progress/index.js'
 import { UsageError } from '../usage-error.js'
 import { EXIT } from '../exit-codes.js'
+import { plural } from '../../src/internal/plural.js'
+import { unofferedInterval } from './flags/unoffered-interval.js'
 
 /** Where a run reads and writes; the real process by default (tests and the bench pass their own). */
 export interface ExportIO {
@@ -136,7 +137,6 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
       apiKey,
       baseUrl,
       rateLimit: limiter ?? false,
-      fetch: httpFetch,
       hooks: {
         onResponse: (event) => {
           if (event.endpoint === 'exchange_ohlcv' || event.endpoint === 'aggregated_ohlcv') meter.response(event.status)
@@ -226,7 +226,7 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
     }
     if (args.follow) {
       reporter.stop()
-      const history = historyCut ? `history cut short by the outage (${totals.candles} candles written); the follow catches up the rest and` : `history written (${totals.candles} candles);`
+      const history = historyCut ? `history cut short by the outage (${plural(totals.candles, 'candle')} written); the follow catches up the rest and` : `history written (${plural(totals.candles, 'candle')});`
       if (!args.quiet) say(`export: ${history} following ${planned.length} series as new candles close. Ctrl-C or SIGTERM stops; the same command resumes.`)
       const follow = followReporter({ meter, stream: io.stderr, intervalSeconds: args.progressInterval, tty: io.stderrIsTTY, quiet: args.quiet, series: planned.length, outage: () => outages?.failing })
       try {
@@ -258,10 +258,15 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
     }
     const aborted = (error instanceof SeriesFailure ? error.cause : error) instanceof APIUserAbortError
     if (aborted || controller.signal.aborted) {
-      say(`\n${stopSignal === 'SIGTERM' ? 'Stopped (SIGTERM)' : 'Interrupted'} after ${totals.candles} candles in ${totals.pages} pages; every page written is complete.`)
+      say(`\n${stopSignal === 'SIGTERM' ? 'Stopped (SIGTERM)' : 'Interrupted'} after ${plural(totals.candles, 'candle')} in ${plural(totals.pages, 'page')}; every page written is complete.`)
       if (args.out === '-') say('Output went to stdout: to resume later, export to a file (--out FILE).')
       else say(`Run the same command again to continue where it stopped:\n  market-candles export ${shellQuote(redactRedisArgs(argv).map(withoutPassword))}`)
       return stoppedExitCode(stopSignal, args.follow)
+    }
+    // A value the service does not offer (--interval 5m): a usage mistake, with what to do instead.
+    if (error instanceof UsageError) {
+      say(`market-candles export: ${error.message}`)
+      return EXIT.usage
     }
     say(`market-candles export: ${error instanceof ExportError ? error.message : describeFailure(error, { baseUrl, catalog, keySource })}`)
     if (totals.candles > 0) say(keptNote(shownOut, totals.candles))
@@ -318,12 +323,13 @@ async function readCatalog(client: MarketCandles, args: ExportArgs, signal: Abor
       )
       throw new ExportError(`${String(error.detail)} (404)${names ? `. Exchanges: ${names}` : ''}`)
     }
-    throw new ExportError(`${String(error.detail)} (404)${/interval/i.test(String(error.detail)) ? '. Intervals: 1m, 1h, 1d' : ''}`)
+    if (/interval/i.test(String(error.detail))) throw unofferedInterval(args.interval, String(error.detail))
+    throw new ExportError(`${String(error.detail)} (404)`)
   }
 }
 
 function summary(totals: RunTotals, meter: RequestMeter, started: number, out: string): string {
   const seconds = (performance.now() - started) / 1000
   const rate = seconds > 0 ? meter.requests / seconds : 0
-  return `export: done: ${totals.series} series, ${totals.candles} candles in ${totals.pages} pages, ${meter.requests} requests (${rate.toFixed(1)}/s), ${meter.rateLimited} × 429, ${seconds.toFixed(1)} s → ${out === '-' ? 'stdout' : out}`
+  return `export: done: ${totals.series} series, ${plural(totals.candles, 'candle')} in ${plural(totals.pages, 'page')}, ${plural(meter.requests, 'request')} (${rate.toFixed(1)}/s), ${meter.rateLimited} × 429, ${seconds.toFixed(1)} s → ${out === '-' ? 'stdout' : out}`
 }

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util'
 import { parseDateTime } from '../../src/contract/index.js'
 import { DEFAULT_JOURNAL_SIZE } from '../../mocks/core/journal/journal.js'
 import { UsageError } from '../usage-error.js'
+import { usageErrorOf, type OptionTable } from '../parse-error.js'
 import { MAX_CLOCK_RATE } from '../../mocks/core/state/clock.js'
 import { MAX_PUBLISH_DELAY_MS } from '../../mocks/core/state/service-time.js'
 import { CONTROL_TOKEN_ENV } from '../../mocks/server/control-token.js'
@@ -110,6 +111,21 @@ function joinNegativeValues(argv: string[]): string[] {
   return out
 }
 
+const OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  now: { type: 'string' },
+  latency: { type: 'string' },
+  data: { type: 'string' },
+  'clock-rate': { type: 'string' },
+  'publish-delay': { type: 'string' },
+  'journal-size': { type: 'string' },
+  'control-token': { type: 'string' },
+  variant: { type: 'string' },
+  'rate-limit': { type: 'boolean', default: true },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const satisfies OptionTable
+
 /** Parses the arguments after `serve`. */
 export function parseServeArgs(argv: string[], env: Readonly<Record<string, string | undefined>> = process.env): ServeArgs {
   let values
@@ -119,23 +135,10 @@ export function parseServeArgs(argv: string[], env: Readonly<Record<string, stri
       strict: true,
       allowPositionals: false,
       allowNegative: true,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        now: { type: 'string' },
-        latency: { type: 'string' },
-        data: { type: 'string' },
-        'clock-rate': { type: 'string' },
-        'publish-delay': { type: 'string' },
-        'journal-size': { type: 'string' },
-        'control-token': { type: 'string' },
-        variant: { type: 'string' },
-        'rate-limit': { type: 'boolean', default: true },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
+      options: OPTIONS,
     }))
   } catch (error) {
-    throw new UsageError((error as Error).message)
+    throw usageErrorOf(error, OPTIONS)
   }
   if (values.now !== undefined && !parseDateTime(values.now).ok) {
     throw new UsageError(`--now must be an ISO 8601 datetime, got '${values.now}'`)

@@ -4,6 +4,7 @@ import { demoKeys } from '../../mocks/data/accounts.js'
 import { EXIT } from '../exit-codes.js'
 import { DataFileError, loadDataFile } from './load-data.js'
 import type { ServeArgs } from './args.js'
+import { plural } from '../../src/internal/plural.js'
 
 function describeClock(args: ServeArgs): string {
   const from = args.now ?? 'system time'
@@ -53,9 +54,9 @@ export async function serveWith(args: ServeArgs): Promise<number> {
   console.log(`clock: ${describeClock(args)}; rate limit: ${args.rateLimit ? '10 requests/second per account' : 'off'}${args.latency ? `; latency: ${args.latency} ms` : ''}${args.publishDelay ? `; publish delay: ${args.publishDelay} ms` : ''}`)
   if (loaded?.keyCount !== undefined) {
     // The user's own keys are not printed: a key never appears in a log line.
-    console.log(`dataset: ${args.data}; ${loaded.keyCount} keys from that file (header X-API-Key)`)
+    console.log(`dataset: ${args.data}; ${plural(loaded.keyCount, 'key')} from that file (header X-API-Key)`)
   } else {
-    if (loaded) console.log(`dataset: ${args.data}${loaded.candles === undefined ? '' : `, ${loaded.candles} candles recorded by market-candles export`}`)
+    if (loaded) console.log(`dataset: ${args.data}${loaded.candles === undefined ? '' : `, ${plural(loaded.candles, 'candle')} recorded by market-candles export`}`)
     console.log('demo keys (header X-API-Key):')
     for (const k of demoKeys) console.log(`  ${k.key.padEnd(24)} ${k.revoked ? 'revoked' : `account ${k.account}`}`)
   }

@@ -10,7 +10,8 @@ export function checkKnownKeys(what: string, given: object, known: readonly stri
   }
 }
 
-function closest(key: string, known: readonly string[]): string | undefined {
+/** The known name nearest to `key` (Levenshtein, case-insensitive), if near enough to be a misspelling. */
+export function closest(key: string, known: readonly string[]): string | undefined {
   const lower = key.toLowerCase()
   let best: string | undefined
   let bestDistance = Infinity

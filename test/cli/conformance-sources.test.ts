@@ -1,10 +1,14 @@
-import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { existsSync, readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 import { RULES } from '../../cli/conformance/index.js'
 import { DECISION, IFACE } from '../../cli/conformance/sources.js'
 
 const DOC = readFileSync(new URL('../../docs/conformance.md', import.meta.url), 'utf8')
-const INTERFACE = readFileSync('/work/shared/spec/interface.md', 'utf8')
+// The published interface lives beside the repository (the spec folder the project is built from),
+// not in it (../shared/spec, on the developers' machines and in CI): the quotes are checked where it is at hand.
+const SPEC = [process.env.MARKET_CANDLES_SPEC_DIR, fileURLToPath(new URL('../../../shared/spec', import.meta.url))].filter((d): d is string => d !== undefined).map((d) => `${d}/interface.md`).find((f) => existsSync(f))
+const INTERFACE = SPEC === undefined ? '' : readFileSync(SPEC, 'utf8')
 
 describe('conformance: every rule, and every part of a rule, names its source', () => {
   test('every rule declares at least one source, each a statement of interface.md or a decision', () => {
@@ -19,7 +23,7 @@ describe('conformance: every rule, and every part of a rule, names its source', 
     for (const source of [...Object.values(IFACE), ...Object.values(DECISION)]) expect(used.has(source), source.ref).toBe(true)
   })
 
-  test('each statement quoted from interface.md stands there (a table row quoted as "field: notes")', () => {
+  test.skipIf(SPEC === undefined)('each statement quoted from interface.md stands there (a table row quoted as "field: notes"; needs the spec folder: MARKET_CANDLES_SPEC_DIR)', () => {
     // Table rows read "| field | type | notes |": compare words, without the table's punctuation.
     const words = (text: string) => text.toLowerCase().replace(/[|`",;.]/g, ' ').replace(/\s+/g, ' ').trim()
     const spec = words(INTERFACE)

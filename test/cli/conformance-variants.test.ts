@@ -73,6 +73,8 @@ const mayBeInconclusive = (rule: any) => /^inconclusive: /.test(rule.reason)
 let serve: ChildProcess
 let url: string
 const defaultRuns = new Map<string, Promise<Run>>()
+const strictRuns = new Map<string, Promise<Run>>()
+let brokenRuns: Promise<{ run: Run; strict: Run }>
 
 beforeAll(async () => {
   serve = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--now', '2025-01-01T00:00:00Z'], { stdio: ['ignore', 'pipe', 'inherit'] })
@@ -88,18 +90,27 @@ beforeAll(async () => {
       }
     })
   })
-  // One session per variant, each set as a user would: PUT /_sessions/NAME/_mock/variant.
+  // Two sessions per variant (one per run: each run reads its account's usage alone), each set as a
+  // user would: PUT /_sessions/NAME/_mock/variant.
   for (const name of Object.keys(SERVICE_VARIANTS)) {
-    const res = await fetch(`${url}/_sessions/v-${name}/_mock/variant`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ preset: name }) })
-    expect(res.status, await res.text()).toBe(200)
+    for (const session of [`v-${name}`, `r-${name}`]) {
+      const res = await fetch(`${url}/_sessions/${session}/_mock/variant`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ preset: name }) })
+      expect(res.status, await res.text()).toBe(200)
+    }
   }
-  // The runs wait for their pacing slots most of the time: side by side, each session its own account.
-  for (const name of Object.keys(SERVICE_VARIANTS)) defaultRuns.set(name, conformance(`${url}/_sessions/v-${name}`))
-  for (const run of defaultRuns.values()) run.catch(() => {})
+  // The runs wait for their pacing slots most of the time: all side by side, each session its own
+  // account. --reference runs only the rules the variant is expected to differ in (the reference: all).
+  for (const [name, variant] of Object.entries(SERVICE_VARIANTS)) {
+    defaultRuns.set(name, conformance(`${url}/_sessions/v-${name}`))
+    const only = Object.keys(expectedDifferences(variant)).flatMap((id) => ['--only', id])
+    if (name === 'reference' || only.length > 0) strictRuns.set(name, conformance(`${url}/_sessions/r-${name}`, ['--reference', ...only]))
+  }
+  brokenRuns = brokenDeployment()
+  for (const run of [...defaultRuns.values(), ...strictRuns.values(), brokenRuns]) run.catch(() => {})
 }, 30_000)
 
 afterAll(async () => {
-  await Promise.allSettled(defaultRuns.values())
+  await Promise.allSettled([...defaultRuns.values(), ...strictRuns.values(), brokenRuns])
   serve?.kill('SIGTERM')
   if (serve && serve.exitCode === null) await once(serve, 'exit')
   rmSync(DIR, { recursive: true, force: true })
@@ -123,7 +134,7 @@ describe('conformance against every variant of the reference (serve, one session
       expect(run.out).toContain(`differences from the reference (${[...new Set(Object.values(expected).flat())].sort().join(', ')}): listed, not failed`)
 
       // --reference: the same deployment checked as a copy of the reference; the rules that differed fail.
-      const strict = await conformance(`${url}/_sessions/v-${name}`, ['--reference', ...Object.keys(expected).flatMap((id) => ['--only', id])])
+      const strict = await strictRuns.get(name)!
       expect(strict.code, strict.out).toBe(1)
       expect(ids(strict, 'fail'), strict.out).toEqual(Object.keys(expected).sort())
       expect(strict.json.reference).toBe(true)
@@ -138,7 +149,7 @@ describe('conformance against every variant of the reference (serve, one session
     expect(ids(run, 'fail'), run.out).toEqual([])
     expect(ids(run, 'differ'), run.out).toEqual([])
     expect(run.code).toBe(0)
-    const strict = await conformance(`${url}/_sessions/v-reference`, ['--reference'])
+    const strict = await strictRuns.get('reference')!
     expect(ids(strict, 'fail'), strict.out).toEqual([])
     expect(strict.code, strict.out).toBe(0)
     expect(strict.json.rules.filter((r: any) => r.verdict === 'skip' && !/too slow/.test(r.reason))).toEqual([])
@@ -166,40 +177,55 @@ describe('conformance against every variant of the reference (serve, one session
   }, 60_000)
 })
 
-/** Python's datetime keeps microseconds: a 7th to 9th fractional digit of `start`/`end` is dropped. */
-function truncateToMicroseconds(service: MockService): MockService {
+/**
+ * The deployment issue 34 met, over the python-stack variant: Python's datetime keeps microseconds,
+ * so a 7th to 9th fractional digit of `start`/`end` is dropped (breaks interface.md), and a value
+ * that does not resolve on a candle endpoint answers `[]` (fills D4's gap another way).
+ */
+function issueDeployment(service: MockService): MockService {
   return {
     ...service,
-    handle: (request) => {
+    handle: async (request) => {
       const url = new URL(request.url, 'http://service')
       for (const name of ['start', 'end']) {
         const value = url.searchParams.get(name)
         if (value !== null) url.searchParams.set(name, value.replace(/([.,]\d{6})\d+/, '$1'))
       }
-      return service.handle({ ...request, url: `${url.pathname}${url.search}` })
+      const res = await service.handle({ ...request, url: `${url.pathname}${url.search}` })
+      return res.status === 404 && /^\/v1\/(exchange|aggregated)_ohlcv$/.test(url.pathname) ? { ...res, status: 200, headers: { 'content-type': 'application/json' }, body: [] } : res
     },
   }
 }
 
+/** The issue's deployment (issueDeployment), by default and with --reference. */
+async function brokenDeployment(): Promise<{ run: Run; strict: Run }> {
+  const server = await startMockServer({ port: 0, service: issueDeployment(createMockService({ now: '2025-01-01T00:00:00Z', variant: 'python-stack' })) })
+  try {
+    // One after the other: both read the same account.
+    const run = await conformance(server.url)
+    const strict = await conformance(server.url, ['--reference', '--only', 'fractional-bounds'])
+    return { run, strict }
+  } finally {
+    await server.close()
+  }
+}
+
 describe('a deployment that breaks interface.md', () => {
-  test('the python stack dropping the sub-microsecond digits of start: fractional-bounds fails, exit 1 both ways; its other choices are differences', async () => {
-    const server = await startMockServer({ port: 0, service: truncateToMicroseconds(createMockService({ now: '2025-01-01T00:00:00Z', variant: 'python-stack' })) })
-    try {
-      const run = await conformance(server.url)
-      expect(ids(run, 'fail'), run.out).toEqual(['fractional-bounds'])
-      expect(run.code).toBe(1)
-      const rule = run.json.rules.find((r: any) => r.id === 'fractional-bounds')
-      expect(rule.failures[0].message).toMatch(/^start \S+T\d\d:00:00\.0000001Z admits the candle at /)
-      expect(rule.failures[0].source.ref).toBe('interface.md#start')
-      expect(run.out).toMatch(/seen: exchange_ohlcv: start \S+\.0000001Z -> first close_ts (\S+) \(the candle at \1 lies outside it\)/)
-      // What the python stack fills otherwise is still only a difference.
-      expect(ids(run, 'differ')).toEqual(Object.keys(expectedDifferences(SERVICE_VARIANTS['python-stack'])).sort())
-      const strict = await conformance(server.url, ['--reference', '--only', 'fractional-bounds'])
-      expect(ids(strict, 'fail'), strict.out).toEqual(['fractional-bounds'])
-      expect(strict.code).toBe(1)
-      expect(strict.junit).toMatch(/<failure message="start [^"]+" type="interface">/)
-    } finally {
-      await server.close()
-    }
+  test("the issue's deployment (the python stack dropping the sub-microsecond digits of start, [] for an unknown pair on a candle endpoint): fractional-bounds fails, exit 1 both ways; its other choices are differences", async () => {
+    const { run, strict } = await brokenRuns
+    expect(ids(run, 'fail'), run.out).toEqual(['fractional-bounds'])
+    expect(run.code).toBe(1)
+    const rule = run.json.rules.find((r: any) => r.id === 'fractional-bounds')
+    expect(rule.failures[0].message).toMatch(/^start \S+T\d\d:00:00\.0000001Z admits the candle at /)
+    expect(rule.failures[0].source.ref).toBe('interface.md#start')
+    expect(run.out).toMatch(/seen: exchange_ohlcv: start \S+\.0000001Z -> first close_ts (\S+) \(the candle at \1 lies outside it\)/)
+    // What it fills otherwise is still only a difference: the python stack's, and [] for a value that
+    // does not resolve on a candle endpoint (D4; D3 for an unknown exchange whose start no plan reaches).
+    expect(ids(run, 'differ'), run.out).toEqual([...Object.keys(expectedDifferences(SERVICE_VARIANTS['python-stack'])), 'order-of-checks', 'resolution-404'].sort())
+    const resolution = run.json.rules.find((r: any) => r.id === 'resolution-404')
+    expect(resolution.differences[0]).toMatchObject({ actual: expect.stringMatching(/^200 \[\]/), source: { ref: 'D4' } })
+    expect(ids(strict, 'fail'), strict.out).toEqual(['fractional-bounds'])
+    expect(strict.code).toBe(1)
+    expect(strict.junit).toMatch(/<failure message="start [^"]+" type="interface">/)
   }, 240_000)
 })

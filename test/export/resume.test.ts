@@ -123,7 +123,7 @@ describe('market-candles export: resume', () => {
     const before = sqliteRows(out, 'exchange_candles')
     const r = await runCli(args, env)
     expect(r.code).toBe(0)
-    expect(r.stderr).toMatch(/done: 1 series, 0 candles in 0 pages, 1 requests/)
+    expect(r.stderr).toMatch(/done: 1 series, 0 candles in 0 pages, 1 request /)
     expect(sqliteRows(out, 'exchange_candles')).toEqual(before)
   })
 })

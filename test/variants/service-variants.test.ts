@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { SERVICE_VARIANTS, createMockService, serviceVariantSchema, type MockResponse, type ServiceVariant } from '../../mocks/index.js'
-import { parseVariantText } from '../../mocks/core/variant/index.js'
+import { REFERENCE_VARIANT, applyVariant, parseVariantText } from '../../mocks/core/variant/index.js'
 
 const NOW = '2026-06-01T00:00:00Z'
 const PRO = { 'x-api-key': 'demo-pro-key' }
@@ -25,6 +25,10 @@ describe('variants: the reference fills the gaps of interface.md another common 
     const missing = await get(undefined, CANDLES, {})
     expect(missing.status).toBe(401)
     expect(missing.headers['www-authenticate']).toBe('APIKey')
+    // Byte for byte: the reference's answer passes through as the very same object.
+    const page = await get(undefined, CANDLES)
+    expect(applyVariant(page, REFERENCE_VARIANT, true)).toBe(page)
+    expect(applyVariant(page, { ...REFERENCE_VARIANT }, true)).toBe(page)
   })
 
   test.each([

@@ -1,6 +1,7 @@
 import type { Finding, RuleResult } from '../rule.js'
 import { describeSource } from '../sources.js'
 import { summaryOf, type Report } from './report.js'
+import { plural } from '../../../src/internal/plural.js'
 
 const MARK = { pass: 'PASS', fail: 'FAIL', differ: 'DIFF', skip: 'SKIP' } as const
 
@@ -36,10 +37,10 @@ export function textSummary(report: Report): string {
   const s = summaryOf(report)
   const decisions = [...new Set(report.results.flatMap((r) => r.differences.map((d) => d.source?.ref).filter((ref) => ref !== undefined)))].sort()
   return [
-    `${report.results.length} rules: ${s.pass} passed, ${s.fail} failed, ${s.differ} differ from the reference, ${s.skip} skipped`,
+    `${plural(report.results.length, 'rule')}: ${s.pass} passed, ${s.fail} failed, ${s.differ} differ from the reference, ${s.skip} skipped`,
     ...(decisions.length > 0
       ? [`differences from the reference (${decisions.join(', ')}): ${report.reference ? 'failed, as --reference asks' : 'listed, not failed: the deployment fills these gaps of interface.md another way (--reference fails them)'}`]
       : []),
-    `${report.requests.used} requests of a budget of ${report.requests.budget} (${report.requests.counted} counted as candle calls); ${(report.ms / 1000).toFixed(1)} s against ${report.baseUrl}`,
+    `${plural(report.requests.used, 'request')} of a budget of ${report.requests.budget} (${report.requests.counted} counted as candle ${report.requests.counted === 1 ? 'call' : 'calls'}); ${(report.ms / 1000).toFixed(1)} s against ${report.baseUrl}`,
   ].join('\n')
 }

@@ -1,5 +1,6 @@
 import type { CandleEndpointName } from '../../../src/contract/index.js'
 import type { Answer } from '../prober.js'
+import type { KeyRef } from '../keys.js'
 import { about, type Rule, type RuleContext } from '../rule.js'
 import { DECISION, IFACE, type Source } from '../sources.js'
 
@@ -33,13 +34,13 @@ function usageOf(a: Answer): Usage | string {
  * Remaining above Limit, not at Limit - 1 after an idle second, not falling with a counted call,
  * falling by more than the calls sent): a rule passes only on evidence.
  */
-async function countedBetween(ctx: RuleContext, between: () => Promise<Answer[]>): Promise<{ after: Answer; extra: number; answers: Answer[] }> {
-  if (ctx.key === undefined) ctx.skip('no API key: give --api-key-file (or MARKET_CANDLES_API_KEY)')
+async function countedBetween(ctx: RuleContext, between: () => Promise<Answer[]>, key: KeyRef | undefined = ctx.key): Promise<{ after: Answer; extra: number; answers: Answer[] }> {
+  if (key === undefined) ctx.skip('no API key: give --api-key-file (or MARKET_CANDLES_API_KEY)')
   const capped = ctx.prober.pacer.tooFewFor(7)
   if (capped) ctx.skip(`${capped} (the usage of 7 calls is read from a one-second window)`)
   const endpoint: CandleEndpointName = 'exchange_ohlcv'
   const series = await ctx.facts.series(endpoint)
-  const probe = () => ctx.prober.get(`/v1/${endpoint}`, { ...series.params, limit: '1' }, ctx.key, { paced: false })
+  const probe = () => ctx.prober.get(`/v1/${endpoint}`, { ...series.params, limit: '1' }, key, { paced: false })
   let span = 0
   for (let attempt = 0; attempt < 3; attempt++) {
     await ctx.prober.pacer.drainWindow()
@@ -98,25 +99,27 @@ export const errorsNotCounted: Rule = {
   async run(ctx) {
     const series = await ctx.facts.series('exchange_ohlcv')
     const path = '/v1/exchange_ohlcv'
-    const batches: Array<[Source, string, Array<() => Promise<Answer>>]> = [
+    // A 403 needs a plan with a history depth: a free or pro key when given (usage is per account, so its own window).
+    const limited = ctx.planKeys.get('free') ?? ctx.planKeys.get('pro') ?? ctx.key
+    const batches: Array<[Source, string, Array<() => Promise<Answer>>, KeyRef | undefined]> = [
       [IFACE.checkedBeforeLogged, 'invalid parameters', [
         () => ctx.prober.get(path, { ...series.params, limit: '0' }, ctx.key, UNPACED),
         () => ctx.prober.get(path, { ...series.params, start: 'not-a-date' }, ctx.key, UNPACED),
-      ]],
+      ], ctx.key],
       // Year 1 is older than any limited plan's depth: a 403 there, a 200 on an unlimited plan.
-      [IFACE.rejectedNotCounted, 'a start beyond the history depth', [() => ctx.prober.get(path, { ...series.params, start: '0001-01-01T00:00:00Z', end: '0001-01-02T00:00:00Z', limit: '1' }, ctx.key, UNPACED)]],
+      [IFACE.rejectedNotCounted, 'a start beyond the history depth', [() => ctx.prober.get(path, { ...series.params, start: '0001-01-01T00:00:00Z', end: '0001-01-02T00:00:00Z', limit: '1' }, limited, UNPACED)], limited],
       [DECISION.D3, 'values that do not resolve', [
         () => ctx.prober.get(path, { ...series.params, exchange: 'conformance-unknown-exchange' }, ctx.key, UNPACED),
         () => ctx.prober.get(path, { ...series.params, base: 'CONFORMANCE-UNKNOWN' }, ctx.key, UNPACED),
-      ]],
+      ], ctx.key],
     ]
-    for (const [source, what, calls] of batches) {
+    for (const [source, what, calls, key] of batches) {
       // One after another: the window reads them in order.
       const { after, extra, answers } = await countedBetween(ctx, async () => {
         const out: Answer[] = []
         for (const call of calls) out.push(await call())
         return out
-      })
+      }, key)
       const errors = answers.filter((a) => a.status !== 200).length
       const counted200 = answers.length - errors
       ctx.evidence(`${what}: ${answers.map((a) => a.status).join(', ')}; counted ${extra} (${counted200} of them 200s)`)

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util'
 import { parseFlagTime } from './dates.js'
 import { parseResample } from './resample-flag.js'
 import { UsageError } from '../../usage-error.js'
+import { usageErrorOf, type OptionTable } from '../../parse-error.js'
 import { withoutPassword } from './without-password.js'
 import { checkRedisUrl, REDIS_ACCOUNT_ENV, REDIS_URL_ENV } from '../limits/redis-limit.js'
 import { parseShard, type Shard } from '../limits/shard.js'
@@ -104,14 +105,14 @@ Service:
   --rate-limit N|off     candle requests per second to stay under (default 10, the service's limit);
                          off only for a service without a limit (serve --no-rate-limit)
 
-Several processes, one account (docs/workers.md):
+Several processes, one account (https://github.com/market-candles/market-candles/blob/main/docs/workers.md):
   --redis URL            share the rate limit with every export process using the same Redis
                          (redis://:PASSWORD@host:6379; default: ${REDIS_URL_ENV}); needs ioredis.
                          Processes with different keys of one account set ${REDIS_ACCOUNT_ENV}
   --shard I/N            export only the I-th of N fixed shares of the series (--pair, --all-pairs):
                          N processes, each with its own --out, export the whole set together
 
-Operating a follower (docs/operating.md):
+Operating a follower (https://github.com/market-candles/market-candles/blob/main/docs/operating.md):
   --metrics-port PORT    serve Prometheus metrics at http://HOST:PORT/metrics and the health at
                          /healthz (200 while every series is live or catching up, 503 and why);
                          0 picks a free port (stderr says which)
@@ -124,8 +125,8 @@ Output:
   -h, --help             show this help
 
 Exit codes: 0 done (or a follow stopped by SIGTERM), 1 error (data written so far is kept), 2 bad
-flags, 130 interrupted (Ctrl-C), 143 stopped by SIGTERM before done (without --follow), 141 stdout
-closed by its reader.`
+flags or an --interval the service does not offer, 130 interrupted (Ctrl-C), 143 stopped by SIGTERM
+before done (without --follow), 141 stdout closed by its reader.`
 
 const FORMATS: readonly ExportFormat[] = ['sqlite', 'csv', 'jsonl', 'parquet', 'postgres']
 
@@ -147,11 +148,6 @@ function parsePair(text: string): { base: string; quote: string } {
   const m = /^([^/\s]+)\/([^/\s]+)$/.exec(text.trim())
   if (!m) throw new UsageError(`--pair must be BASE/QUOTE, e.g. BTC/USD, got '${text}'`)
   return { base: m[1]!, quote: m[2]! }
-}
-
-// node:util's messages quote the token; an unknown `--flag=value` must not echo the value.
-function sanitize(message: string): string {
-  return message.replace(/'(--?[^'=\s]+)=[^']*'/g, "'$1=…'")
 }
 
 // The largest useful rate: a 1d candle every 1.44 wall seconds; the reference service allows more.
@@ -179,6 +175,36 @@ function parseMetricsHost(host: string | undefined, port: string | undefined): s
   return host
 }
 
+const OPTIONS = {
+  exchange: { type: 'string' },
+  aggregated: { type: 'boolean', default: false },
+  method: { type: 'string' },
+  pair: { type: 'string', multiple: true },
+  'all-pairs': { type: 'boolean', default: false },
+  interval: { type: 'string' },
+  start: { type: 'string' },
+  end: { type: 'string' },
+  out: { type: 'string', short: 'o' },
+  format: { type: 'string' },
+  'pg-schema': { type: 'string' },
+  'part-rows': { type: 'string' },
+  'api-key-file': { type: 'string' },
+  'base-url': { type: 'string' },
+  mock: { type: 'boolean', default: false },
+  quiet: { type: 'boolean', short: 'q', default: false },
+  'progress-interval': { type: 'string' },
+  'rate-limit': { type: 'string' },
+  resample: { type: 'string' },
+  report: { type: 'string' },
+  redis: { type: 'string' },
+  shard: { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+  follow: { type: 'boolean', default: false },
+  'clock-rate': { type: 'string' },
+  'metrics-port': { type: 'string' },
+  'metrics-host': { type: 'string' },
+} as const satisfies OptionTable
+
 /** Parses the arguments after `export`; throws {@link UsageError} for any mistake. */
 export function parseExportArgs(argv: readonly string[]): ExportArgs {
   const keyFlag = argv.find((a) => KEY_FLAG.test(a))
@@ -193,38 +219,10 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
       args: [...argv],
       strict: true,
       allowPositionals: false,
-      options: {
-        exchange: { type: 'string' },
-        aggregated: { type: 'boolean', default: false },
-        method: { type: 'string' },
-        pair: { type: 'string', multiple: true },
-        'all-pairs': { type: 'boolean', default: false },
-        interval: { type: 'string' },
-        start: { type: 'string' },
-        end: { type: 'string' },
-        out: { type: 'string', short: 'o' },
-        format: { type: 'string' },
-        'pg-schema': { type: 'string' },
-        'part-rows': { type: 'string' },
-        'api-key-file': { type: 'string' },
-        'base-url': { type: 'string' },
-        mock: { type: 'boolean', default: false },
-        quiet: { type: 'boolean', short: 'q', default: false },
-        'progress-interval': { type: 'string' },
-        'rate-limit': { type: 'string' },
-        resample: { type: 'string' },
-        report: { type: 'string' },
-        redis: { type: 'string' },
-        shard: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-        follow: { type: 'boolean', default: false },
-        'clock-rate': { type: 'string' },
-        'metrics-port': { type: 'string' },
-        'metrics-host': { type: 'string' },
-      },
+      options: OPTIONS,
     })
   } catch (error) {
-    throw new UsageError(sanitize((error as Error).message))
+    throw usageErrorOf(error, OPTIONS)
   }
   const v = parsed.values
   const base = {

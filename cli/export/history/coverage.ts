@@ -4,6 +4,8 @@ import { GapTracker, type GapReport } from '../../../src/pagination/gap-tracker.
 import { ExportError } from '../plan/export-error.js'
 import { groupedNumber } from '../flags/grouped-number.js'
 import { seriesLabel, type Series, type SeriesRange } from '../plan/series.js'
+import { plural } from '../../../src/internal/plural.js'
+
 
 /** What one series of a run stored against what its range should hold. */
 export interface SeriesCoverage {
@@ -32,9 +34,9 @@ const count = groupedNumber
 export function coverageLine(c: SeriesCoverage): string {
   const label = seriesLabel(c.series) + (c.storedInterval === c.series.interval ? '' : ` → ${c.storedInterval}`)
   const r = c.report
-  if (r === undefined || r.expected === 0 && r.received === 0) return `${label}: ${count(c.stored)} candles stored, nothing new in range`
-  const source = c.storedInterval === c.series.interval ? '' : ` from ${count(r.received)} ${r.interval} candles`
-  const stored = `${count(c.stored)} candles stored${source}, ${count(r.expected)} ${c.storedInterval === c.series.interval ? '' : `${r.interval} `}expected`
+  if (r === undefined || r.expected === 0 && r.received === 0) return `${label}: ${plural(c.stored, 'candle', count(c.stored))} stored, nothing new in range`
+  const source = c.storedInterval === c.series.interval ? '' : ` from ${plural(r.received, `${r.interval} candle`, count(r.received))}`
+  const stored = `${plural(c.stored, 'candle', count(c.stored))} stored${source}, ${count(r.expected)} ${c.storedInterval === c.series.interval ? '' : `${r.interval} `}expected`
   if (r.gaps.length === 0) return `${label}: ${stored}, no gaps`
   const largest = r.gaps.reduce((a, b) => (b.missing > a.missing ? b : a))
   const span = largest.from === largest.to ? largest.from : `${largest.from} to ${largest.to}`

@@ -10,6 +10,8 @@ import { depthHint, startFlagValue } from './depth-hint.js'
 import { SeriesFailure } from './runner.js'
 import { listPairs, seriesLabel, type Series } from '../plan/series.js'
 import { formatTimestamp } from '../../../src/contract/index.js'
+import { plural } from '../../../src/internal/plural.js'
+
 
 /** What a failure message may draw on. */
 export interface FailureContext {
@@ -61,6 +63,6 @@ function causeCode(error: unknown): string | undefined {
 
 /** The line under every failure once something may have been written. */
 export function keptNote(out: string, written: number): string {
-  if (out === '-') return `${written} candles were written to stdout before the failure.`
-  return `Nothing written is lost: ${out} holds every page completed (${written} candles in this run); the same command continues after the last stored candle of each series.`
+  if (out === '-') return `${plural(written, 'candle')} ${written === 1 ? 'was' : 'were'} written to stdout before the failure.`
+  return `Nothing written is lost: ${out} holds every page completed (${plural(written, 'candle')} in this run); the same command continues after the last stored candle of each series.`
 }

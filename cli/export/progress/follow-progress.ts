@@ -1,4 +1,5 @@
 import type { RequestMeter } from './request-meter.js'
+import { plural } from '../../../src/internal/plural.js'
 
 /** Receives the progress of `export --follow` once the history is written. */
 export interface FollowReporter {
@@ -36,7 +37,7 @@ export function followLine(state: FollowState, meter: RequestMeter): string {
   const newest = state.newest === undefined
     ? 'waiting for the next close'
     : `newest candle ${state.newest.closeTs} (${state.newest.label}), lag ${state.newest.lagMs === undefined ? '?' : formatLag(state.newest.lagMs)}`
-  return `export: following ${state.following} series${ended}: ${outage}${newest}; ${state.candles} new candles in ${state.pages} pages, ${meter.requests} requests, ${meter.rateLimited} × 429`
+  return `export: following ${state.following} series${ended}: ${outage}${newest}; ${plural(state.candles, 'new candle')} in ${plural(state.pages, 'page')}, ${plural(meter.requests, 'request')}, ${meter.rateLimited} × 429`
 }
 
 /**
