@@ -25,7 +25,7 @@ const entry = {
  */
 // Comments and strings are matched first and kept as they are.
 const SCHEMA_CALL =
-  /(\/\*[\s\S]*?\*\/|\/\/[^\n]*|'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|`(?:\\.|[^`\\])*`)|(?<![\w$.])(z\s*\.\s*(?:iso\s*\.\s*)?[a-z]\w*|openEnum|requiredParam|optionalParam)(\s*<[^()]*?>)?\s*\(/g
+  /(\/\*[\s\S]*?\*\/|\/\/[^\n]*|'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|`(?:\\.|[^`\\])*`)|(?<![\w$.])(z\s*\.\s*(?:iso\s*\.\s*)?[a-z_]\w*|openEnum|requiredParam|optionalParam)(\s*<[^()]*?>)?\s*\(/g
 const markPure = (source: string) =>
   source.replace(SCHEMA_CALL, (match, kept: string | undefined, call: string, generic = '') => (kept !== undefined ? kept : `/* @__PURE__ */ ${call}${generic}(`))
 const pureSchemaCalls: Plugin = {

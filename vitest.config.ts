@@ -73,7 +73,6 @@ const LONG_FIRST = [
   'test/sdk/follow-listeners.test.ts', // waits: 3 / 10
   'test/export/flags-and-progress.test.ts',
   'test/runners.test.ts',
-  'test/mocks/encode-json.test.ts',
   'test/mocks/load-export.test.ts',
   // Then the files of 5-15 s, longest first (a CI clone would order them by size).
   'test/export/formats.test.ts',
@@ -81,7 +80,6 @@ const LONG_FIRST = [
   'test/browser/chart-page.test.ts',
   'test/contract/control-plane-data.test.ts',
   'test/sdk/rate-limiter.test.ts',
-  'test/export/http-fetch.test.ts',
   'test/cli/serve-shutdown.test.ts',
   'test/sdk/wire-faults.test.ts',
   'test/mocks/paging.test.ts',

@@ -29,8 +29,9 @@ const MIN = 60_000
 const DELAYS = [0, 1_500]
 const PAIRS = ['BTC/USD', 'ETH/USD', 'XRP/USD']
 /** Intervals followed after the start candle; the first LEARNING of them are the learning. */
-const INTERVALS = 6
-const LEARNING = 2
+// The learning is the first 2-3 candles (docs/following.md): with 3 counted as learning, 5 steady ones.
+const INTERVALS = 7
+const LEARNING = 3
 const LAG_MARGIN_MS = 300
 const MAX_REQUESTS = 1.05
 const CLOCKS: ClockSource[] = ['Date', 'now']
@@ -55,6 +56,8 @@ interface SeriesRun {
   rateLimited: number
   /** Requests of the public exchange list: the closing dates, and the clock probes of a follow without `now`. */
   catalog: number
+  /** Candle requests before each candle after the start one, in order (0: it came in the page of the one before). */
+  perCandle: number[]
 }
 
 async function followOne(server: ChildServer, pair: string, publishDelayMs: number, clock: ClockSource, truth: () => number, end: number): Promise<SeriesRun> {
@@ -62,21 +65,24 @@ async function followOne(server: ChildServer, pair: string, publishDelayMs: numb
   let requests = 0
   let rateLimited = 0
   let catalog = 0
+  let sinceCandle = 0
   const rtts: number[] = []
   // One account per clock source, so the two sets of series never share a rate window.
   const client = createClient({
     apiKey: clock === 'Date' ? 'demo-pro-key' : 'demo-enterprise-key',
     baseUrl: server.url,
     hooks: {
-      onRequest: (e) => void (e.endpoint === 'exchange_ohlcv' ? requests++ : e.endpoint === 'exchanges' && catalog++),
+      onRequest: (e) => void (e.endpoint === 'exchange_ohlcv' ? (requests++, sinceCandle++) : e.endpoint === 'exchanges' && catalog++),
       onResponse: (e) => void (e.endpoint === 'exchange_ohlcv' && (rtts.push(e.durationMs), e.status === 429 && rateLimited++)),
     },
   })
-  const run: SeriesRun = { pair, publishDelayMs, clock, lagsMs: [], learningRequests: 0, steadyRequests: 0, steadyCandles: 0, rttMs: 0, settleMs: 0, rateLimited: 0, catalog: 0 }
+  const run: SeriesRun = { pair, publishDelayMs, clock, lagsMs: [], learningRequests: 0, steadyRequests: 0, steadyCandles: 0, rttMs: 0, settleMs: 0, rateLimited: 0, catalog: 0, perCandle: [] }
   const live = client.exchangeOhlcvFollow({ exchange: 'bitstamp', interval: '1m', base, quote, end }, clock === 'now' ? { now: truth } : {})
   let n = 0
   for await (const candle of live) {
     const available = Date.parse(candle.close_ts) + publishDelayMs
+    if (n > 0) run.perCandle.push(sinceCandle)
+    sinceCandle = 0
     if (n === 0) requests = 0 // the latest candle at the start: not part of the learning
     else if (n <= LEARNING) {
       if (n === LEARNING) {
@@ -211,7 +217,7 @@ export function reportFollowLearnedDelay(r: LearnedDelayBench): string[] {
     `follow-learned-delay. A follow without settleMs learns the publish delay (clock 1x, ${INTERVALS} intervals, the first ${LEARNING} learning)`,
     ...r.series.map(
       (s) =>
-        `  delay ${s.publishDelayMs} ms, ${s.clock}, ${s.pair}: lags after availability ${s.lagsMs.map((x) => fmt(x, 0)).join(', ')} ms; rtt ${fmt(s.rttMs, 0)} ms; requests ${s.learningRequests} learning + ${s.steadyRequests} for ${s.steadyCandles} candles; ${s.rateLimited} x 429; settle ${s.settleMs} ms; exchange-list requests ${s.catalog}`,
+        `  delay ${s.publishDelayMs} ms, ${s.clock}, ${s.pair}: lags after availability ${s.lagsMs.map((x) => fmt(x, 0)).join(', ')} ms; rtt ${fmt(s.rttMs, 0)} ms; requests ${s.learningRequests} learning + ${s.steadyRequests} for ${s.steadyCandles} candles (per candle ${s.perCandle.join(' ')}); ${s.rateLimited} x 429; settle ${s.settleMs} ms; exchange-list requests ${s.catalog}`,
     ),
     ...r.fast.map(
       (f) =>

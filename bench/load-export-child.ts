@@ -13,7 +13,7 @@ const gc = (globalThis as { gc?: () => void }).gc ?? (() => {})
 const service = mode === 'load' ? createMockService({ data: { exchanges: [], assets: [], candles: [] } }) : undefined
 // The readers are imported before the clock starts: tsx transpiling them on first use is not
 // the load's cost (the built package imports plain JS).
-await Promise.all([import('../mocks/data/export-files/index.js'), import('../mocks/core/load-columns.js')])
+await Promise.all([import('../mocks/data/export-files/index.js'), import('../mocks/core/arranged/load-columns.js')])
 // Typed arrays (a columnar load) live outside the JS heap: counted with it.
 const held = () => process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers
 gc()

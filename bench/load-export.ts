@@ -3,8 +3,9 @@
  * 1 M 1m candles (made once through the export's own SQLite sink into a temp directory). Each round
  * is a fresh child process: readExport alone (candle objects, the path of CSV, JSON Lines and
  * Parquet files), then load (node:sqlite into columns, checked and stored) into a service without
- * data. The verdict: the median load's wall seconds; CPU seconds beside them (the machine may be
- * shared); the heap the loaded candles hold after a full GC against the process's peak RSS, to show
+ * data. The verdict: the median load's CPU seconds (the load runs on one thread, so on a quiet
+ * machine its wall time is that; on a shared one a wait for a core is not the load's cost), wall
+ * seconds beside them; the heap the loaded candles hold after a full GC against the process's peak RSS, to show
  * memory follows the candles, not the file.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
@@ -71,12 +72,12 @@ export async function measureLoadExport(): Promise<LoadExportBench> {
     }
     // The child reports candles per second: seconds for the million.
     const seconds = (runs: ChildRun[], key: 'cpu' | 'wall') => runs.map((r) => CANDLES / r[key])
-    const wall = median(seconds(load, 'wall'))
+    const cpu = median(seconds(load, 'cpu'))
     const rows: BenchRow[] = [
       {
-        figure: `load-export data.load of an export's SQLite file, 1 M 1m candles (node:sqlite into columns, checked, stored): ${withSpread(seconds(load, 'wall'), 2)} s wall, ${withSpread(seconds(load, 'cpu'), 2)} s CPU, median of ${ROUNDS}`,
+        figure: `load-export data.load of an export's SQLite file, 1 M 1m candles (node:sqlite into columns, checked, stored): ${withSpread(seconds(load, 'cpu'), 2)} s CPU (the verdict, median of ${ROUNDS}), ${withSpread(seconds(load, 'wall'), 2)} s wall`,
         goal: `<= ${LOAD_TARGET_S} s`,
-        verdict: verdictOfRuns(seconds(load, 'wall'), LOAD_TARGET_S, true),
+        verdict: verdictOfRuns(seconds(load, 'cpu'), LOAD_TARGET_S, true),
       },
       {
         figure: `load-export readExport alone (candle objects: the path of CSV, JSON Lines, Parquet): ${withSpread(seconds(read, 'wall'), 2)} s wall, ${withSpread(seconds(read, 'cpu'), 2)} s CPU`,
@@ -99,7 +100,7 @@ export function reportLoadExport(r: LoadExportBench): string[] {
   const line = (name: string, runs: ChildRun[]) =>
     `  ${name}: ${runs.map((x) => `${fmt(x.cpu / 1e3, 0)} k/s CPU, ${fmt(x.wall / 1e3, 0)} k/s wall, heap held ${fmt(x.heapHeld / 2 ** 20, 0)} MB, peak RSS ${fmt(x.peakRss / 2 ** 20, 0)} MB`).join('; ')}`
   return [
-    `load-export: 1 M candles in a ${fmt(r.fileBytes / 2 ** 20, 0)} MB SQLite file; ${ROUNDS} rounds, one child process each (median load ${fmt(CANDLES / median(r.load.map((x) => x.wall)), 2)} s wall)`,
+    `load-export: 1 M candles in a ${fmt(r.fileBytes / 2 ** 20, 0)} MB SQLite file; ${ROUNDS} rounds, one child process each (median load ${fmt(CANDLES / median(r.load.map((x) => x.cpu)), 2)} s CPU)`,
     line('readExport', r.read),
     line('data.load ', r.load),
   ]

@@ -16,7 +16,7 @@ import { finished } from 'node:stream/promises'
 import pg from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
 import { EXCHANGE_COLUMNS } from '../cli/export/sinks/columns.js'
-import { copyBinary } from '../cli/export/sinks/postgres/postgres-copy-binary.js'
+import { copyText as copyPages } from '../cli/export/sinks/postgres/postgres-copy-text.js'
 import { ensureTable, ident } from '../cli/export/sinks/postgres/postgres-schema.js'
 import { openPostgres } from '../cli/export/sinks/postgres/postgres-sink.js'
 import { postgresTarget } from '../cli/export/sinks/postgres/postgres-target.js'
@@ -123,24 +123,14 @@ async function plainClient(url: string, schema: string, extraDdl: string[] = [])
 
 const columns = EXCHANGE_COLUMNS.map(ident).join(', ')
 
-async function copy(client: pg.Client, schema: string, data: Buffer | string, format = 'binary') {
-  const stream = client.query(copyFrom(`COPY ${ident(schema)}.exchange_candles (${columns}) FROM STDIN (FORMAT ${format})`))
+async function copy(client: pg.Client, schema: string, data: Buffer | string) {
+  const stream = client.query(copyFrom(`COPY ${ident(schema)}.exchange_candles (${columns}) FROM STDIN (FORMAT text)`))
   stream.end(data)
   await finished(stream)
 }
 
-// COPY's text format for the text-vs-binary comparison: tab-separated, \N for NULL, backslash escapes.
-const escapeText = (v: string) => v.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!)
-function copyText(candles: readonly AnyCandle[]): string {
-  let out = ''
-  for (const c of candles as ReadonlyArray<Extract<AnyCandle, { exchange: string }>>) {
-    out += `${escapeText(c.exchange)}\t${escapeText(c.interval)}\t${escapeText(c.base)}\t${escapeText(c.quote)}\t${c.close_ts}\t${c.open}\t${c.high}\t${c.low}\t${c.close}\t${c.base_volume}\t${c.quote_volume}\t${escapeText(c.source_provider)}\t${escapeText(c.source_channel)}\t${c.flag == null ? '\\N' : escapeText(c.flag)}\n`
-  }
-  return out
-}
-
 /** Pages grouped `per` to a transaction: BEGIN, one COPY per page, COMMIT (or one COPY of them all, `oneCopy`). */
-function batched(name: string, per: number, opts: { oneCopy?: boolean; text?: boolean; asyncCommit?: boolean; ddl?: string[]; what: string }): Variant {
+function batched(name: string, per: number, opts: { oneCopy?: boolean; asyncCommit?: boolean; ddl?: string[]; what: string }): Variant {
   return {
     name,
     what: opts.what,
@@ -152,13 +142,13 @@ function batched(name: string, per: number, opts: { oneCopy?: boolean; text?: bo
           const group = pages.slice(i, i + per)
           const last = i + per >= pages.length
           const c0 = cpuMs()
-          const data = opts.oneCopy ? (opts.text ? copyText(group.flat()) : copyBinary('exchange', group.flat())) : undefined
-          const each = opts.oneCopy ? [] : group.map((p) => copyBinary('exchange', p))
+          const data = opts.oneCopy ? copyPages('exchange', group.flat()) : undefined
+          const each = opts.oneCopy ? [] : group.map((p) => copyPages('exchange', p))
           encodeMs += cpuMs() - c0
           // One statement alone is a transaction of its own (autocommit); several need BEGIN .. COMMIT.
           const explicit = each.length > 1 || opts.asyncCommit
           if (explicit) await client.query(opts.asyncCommit && !last ? 'BEGIN; SET LOCAL synchronous_commit = off' : 'BEGIN')
-          if (data) await copy(client, schema, data, opts.text ? 'text' : 'binary')
+          if (data) await copy(client, schema, data)
           for (const d of each) await copy(client, schema, d)
           if (explicit) await client.query('COMMIT')
         }
@@ -198,7 +188,6 @@ const VARIANTS: Variant[] = [
   batched('async-commit', 1, { asyncCommit: true, what: 'a page a transaction, synchronous_commit off but for the last' }),
   batched('no-index', 1, { ddl: ['ALTER TABLE $T DROP CONSTRAINT exchange_candles_pkey'], what: 'diagnostic: no primary key index' }),
   batched('unlogged', 1, { ddl: ['ALTER TABLE $T SET UNLOGGED'], what: 'diagnostic: no WAL at all (UNLOGGED)' }),
-  batched('text-8', 8, { oneCopy: true, text: true, what: '8 pages in one COPY in the text format' }),
   batched('copy-8-no-index', 8, { oneCopy: true, ddl: ['ALTER TABLE $T DROP CONSTRAINT exchange_candles_pkey'], what: 'diagnostic: 8 pages a COPY, no primary key index' }),
   batched('copy-8-pk-ts', 8, { oneCopy: true, ddl: ['ALTER TABLE $T DROP CONSTRAINT exchange_candles_pkey', 'ALTER TABLE $T ADD PRIMARY KEY (close_ts)'], what: 'diagnostic: 8 pages a COPY, a primary key of close_ts alone (no text columns in the key)' }),
   batched('copy-8-ts-first', 8, { oneCopy: true, ddl: ['ALTER TABLE $T DROP CONSTRAINT exchange_candles_pkey', 'ALTER TABLE $T ADD PRIMARY KEY (close_ts, exchange, "interval", base, quote)'], what: 'diagnostic: 8 pages a COPY, the same primary key columns with close_ts first' }),

@@ -12,11 +12,13 @@ import { describe, expect, test } from 'vitest'
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const pkg = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8'))
 /**
- * 19 KB, in esbuild's units (1 KB = 1024 bytes): well inside 20 KB however a KB is counted. It was
- * 16 KB until the client gained the follow methods (3.7 KB gzip of it) beside walk gaps, and 18 KB
- * until follows rode out outages, told their state and learnt the publish delay (1.4 KB of it).
+ * 21 KB, in esbuild's units (1 KB = 1024 bytes). It was 16 KB until the client gained the follow
+ * methods (3.7 KB gzip of it) beside walk gaps, 18 KB until follows rode out outages, told their
+ * state and learnt the publish delay (1.4 KB of it), and 19 KB until the client read every answer
+ * interface.md permits (D13: the close-time module, pages rebuilt canonical, error bodies of any
+ * shape; 1.6 KB of it).
  */
-const BUDGET_BYTES = 19 * 1024
+const BUDGET_BYTES = 21 * 1024
 
 function bundle(contents: string): { minified: string; gzipBytes: number } {
   const { outputFiles } = buildSync({
@@ -50,7 +52,7 @@ describe('the SDK bundle for the browser', () => {
   test('the bundle carries no zod: bodies, queries and cursors are checked by the light checkers', () => {
     expect(/\$ZodType|\$ZodObject|zod\.compile/.test(built.minified)).toBe(false)
     // ...and still checks bodies: the wording of a response problem is in it.
-    expect(built.minified.includes('an ISO 8601 datetime')).toBe(true)
+    expect(built.minified.includes('an ISO 8601 UTC datetime')).toBe(true)
   })
 
   test('the Redis limiter stays out of it: ioredis is an optional peer, imported only by market-candles/redis', () => {
@@ -76,8 +78,8 @@ describe('the SDK bundle for the browser', () => {
       .filter(([, input]) => input.bytesInOutput > 0)
       .map(([path]) => path)
     expect(inBundle.some((path) => path.startsWith('src/client/')), inBundle.join('\n')).toBe(true)
-    // src/analysis/close-time.ts is the close_ts reader the walks' gap tracker shares with resample.
-    const unwanted = /^src\/analysis\/(?!close-time\.ts$)|^src\/redis\/|^mocks\/|^cli\/|parquet|node_modules\/(msw|ioredis|hyparquet|@mswjs)\//
+    // Nothing of resample: the close_ts reader the walks share with it is src/contract/close-time.ts.
+    const unwanted = /^src\/analysis\/|^src\/redis\/|^mocks\/|^cli\/|parquet|node_modules\/(msw|ioredis|hyparquet|@mswjs)\//
     expect(inBundle.filter((path) => unwanted.test(path))).toEqual([])
     // ...and the built bundle carries none of their names.
     expect(built.minified).not.toMatch(/ResampleError|bucket_fill|hyparquet|PAR1|createMockService|setupMockService|mockServiceWorker/)

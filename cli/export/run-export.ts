@@ -5,7 +5,6 @@ import { readApiKey } from '../api-key.js'
 import { EXPORT_USAGE, argsOrExit, type ExportArgs } from './flags/args.js'
 import { ExportError } from './plan/export-error.js'
 import { describeFailure, keptNote } from './history/describe-failure.js'
-import { httpFetch } from './client/http-fetch.js'
 import { MOCK_KEY, startEmbeddedService } from './client/embedded-service.js'
 import { useOutputThread } from './plan/thread-choice.js'
 import { followAll, trackLastWritten } from './follow/follow.js'
@@ -138,7 +137,6 @@ export async function runExport(argv: readonly string[], io: ExportIO = processI
       apiKey,
       baseUrl,
       rateLimit: limiter ?? false,
-      fetch: httpFetch,
       hooks: {
         onResponse: (event) => {
           if (event.endpoint === 'exchange_ohlcv' || event.endpoint === 'aggregated_ohlcv') meter.response(event.status)

@@ -1,5 +1,6 @@
 import type { Exchange, KnownInterval } from '../../src/schemas/index.js'
 import { INTERVAL_MS, isKnownInterval } from '../../src/schemas/index.js'
+import { parseTimestamp } from '../../src/contract/close-time.js'
 
 /** The fields the integrity rules read: an exchange candle or an aggregated one. */
 export interface CandleNumbers {
@@ -24,7 +25,7 @@ export interface CandleProblem {
  * them (contract: reference-service). `vwapInRange`: the implied average price
  * quote_volume / base_volume lies in [low, high], a rule of exchange candles.
  */
-export function candleProblems(c: CandleNumbers, vwapInRange = true, t = Date.parse(c.close_ts)): CandleProblem[] {
+export function candleProblems(c: CandleNumbers, vwapInRange = true, t = parseTimestamp(c.close_ts)): CandleProblem[] {
   if (!isKnownInterval(c.interval)) return [{ field: 'interval', message: `interval '${c.interval}' is not one of 1m, 1h, 1d` }]
   // Made only when a rule is broken: a clean candle (nearly every one of a batch) allocates nothing.
   let problems: CandleProblem[] | undefined
@@ -67,7 +68,7 @@ export function lifetimeOf(exchange: Exchange, interval: KnownInterval): { first
 
 /** A candle must open on or after its exchange's creation and close by its closing date (00:00Z). */
 export function lifetimeProblem(c: { interval: string; close_ts: string }, exchange: Exchange): string | undefined {
-  const t = Date.parse(c.close_ts)
+  const t = parseTimestamp(c.close_ts)
   const { first, last } = lifetimeOf(exchange, c.interval as KnownInterval)
   if (t < first) return `opens before the exchange's creation_date ${exchange.creation_date}`
   if (t > last) return `closes after the exchange's closing_date ${exchange.closing_date} (history stops there)`

@@ -6,6 +6,7 @@ import { FixtureError, checkRecords } from './fixture-error.js'
 import { lowerBound, upperBound } from './grid.js'
 import { mapKey } from './map-key.js'
 import type { CandleStore, Countable, ExchangeSeries, Timed } from './series.js'
+import { parseTimestamp } from '../../src/contract/close-time.js'
 
 /** A dataset given as rows: what a test builds from its own arrays. */
 export interface ExplicitDataset {
@@ -58,7 +59,7 @@ export function explicitStore(dataset: ExplicitDataset): CandleStore {
     if (problem) throw new FixtureError(`${where}: ${problem}`)
     const key = mapKey(candle.exchange, candle.interval, candle.base, candle.quote)
     const group = groups.get(key) ?? { first: candle, rows: [] }
-    const t = Date.parse(candle.close_ts)
+    const t = parseTimestamp(candle.close_ts)
     // The service writes close_ts as YYYY-MM-DDTHH:MM:SSZ whatever the fixture wrote.
     group.rows.push({ t, candle: { ...candle, close_ts: formatTimestamp(t) } })
     groups.set(key, group)

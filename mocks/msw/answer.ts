@@ -1,7 +1,7 @@
 import { delay } from 'msw'
 import { CORS_HEADERS, preflightHeaders } from '../core/message/cors.js'
 import type { MockService } from '../core/service/service.js'
-import { type BytePool, encodeBody, encodeBytes } from './encode-body.js'
+import { encodeBody, encodeBytes } from './encode-body.js'
 import { faultBody, untilAborted } from './fault-body.js'
 import { isTextAnswer } from '../core/variant/text-answer.js'
 
@@ -11,7 +11,6 @@ export interface AnswerContext {
   /** The base URL's path prefix, without a trailing slash. */
   prefix: string
   latency: number
-  pool: BytePool
 }
 
 /**
@@ -36,11 +35,11 @@ export async function answer(request: Request, context: AnswerContext): Promise<
   const headers: Record<string, string> = { ...CORS_HEADERS, 'content-type': 'application/json', ...res.headers }
   const text = isTextAnswer(res) ? new TextEncoder().encode(res.body) : undefined
   if (delivery?.kind === 'truncate' || delivery?.kind === 'slow_body') {
-    const bytes = text ?? encodeBytes(res.body, context.pool)
+    const bytes = text ?? encodeBytes(res.body)
     headers['content-length'] = String(bytes.byteLength)
     return new Response(faultBody(bytes, delivery, request.signal), { status: res.status, headers })
   }
-  const encoded = res.status === 204 ? undefined : text ? { body: text, length: text.byteLength } : encodeBody(res.body, context.pool)
+  const encoded = res.status === 204 ? undefined : text ? { body: text, length: text.byteLength } : encodeBody(res.body)
   // Content-Length as the standalone server sends it: MSW's interception in Node ends the
   // connection after a body of unknown length, so without it every request opened a new one
   // (a TLS handshake for https).

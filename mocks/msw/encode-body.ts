@@ -1,9 +1,4 @@
-import { BytePool } from '../core/encode/byte-pool.js'
-import { encodeJson } from '../core/encode/encode-json.js'
-
-// Node's Buffer marks the runtime where the server's encoder runs (it also generates code, which a
-// page's Content-Security-Policy may forbid): there a 1000-candle page is encoded in a fraction of
-// JSON.stringify's time. In a browser the body is plain JSON.stringify.
+// In Node (Buffer) the body goes as bytes in a one-chunk stream, its length known; in a browser as text.
 const hasBuffer = typeof (globalThis as { Buffer?: unknown }).Buffer === 'function'
 
 /** An answer's body as MSW sends it, with its length in bytes when known. */
@@ -13,24 +8,16 @@ export interface EncodedBody {
   length?: number
 }
 
-/**
- * The body of an answer: `JSON.stringify(body)`, in Node as bytes in a one-chunk stream. The bytes
- * are the answer's own (exactly sized, sharing nothing): the encoder's pooled buffer goes straight
- * back to the pool, so the next page is encoded without allocating and growing a buffer again.
- */
-export function encodeBody(body: unknown, pool: BytePool): EncodedBody {
+/** The body of an answer: `JSON.stringify(body)`, in Node as bytes in a one-chunk stream. */
+export function encodeBody(body: unknown): EncodedBody {
   if (!hasBuffer) return { body: JSON.stringify(body) }
-  const own = encodeBytes(body, pool)
+  const own = encodeBytes(body)
   return { body: oneChunkStream(own), length: own.byteLength }
 }
 
-/** The bytes of `JSON.stringify(body)`, the answer's own. */
-export function encodeBytes(body: unknown, pool: BytePool): Uint8Array<ArrayBuffer> {
-  if (!hasBuffer) return new TextEncoder().encode(JSON.stringify(body))
-  const encoded = encodeJson(body, pool)
-  const own = Uint8Array.prototype.slice.call(encoded) as Uint8Array<ArrayBuffer>
-  pool.give(encoded)
-  return own
+/** The bytes of `JSON.stringify(body)`. */
+export function encodeBytes(body: unknown): Uint8Array<ArrayBuffer> {
+  return new TextEncoder().encode(JSON.stringify(body))
 }
 
 /**
@@ -47,4 +34,3 @@ function oneChunkStream(bytes: Uint8Array<ArrayBuffer>): ReadableStream<Uint8Arr
   })
 }
 
-export { BytePool }

@@ -2,7 +2,6 @@ import { HttpResponse, http, type HttpHandler } from 'msw'
 import { DEFAULT_BASE_URL } from '../../src/contract/index.js'
 import type { MockService } from '../core/service/service.js'
 import { answer, type AnswerContext } from './answer.js'
-import { BytePool } from './encode-body.js'
 import { BROWSER_FAULT_KINDS, MSW_FAULT_KINDS } from './fault-body.js'
 
 // Node's Buffer marks the runtime where a handler's answer can be a stream cut or slowed at will.
@@ -41,5 +40,5 @@ export function handlersContext(service: MockService, options: MockHandlersOptio
   else service.faults.capabilities.restrict('MSW adapter (browser)', BROWSER_FAULT_KINDS, "a browser's Service Worker answers whole responses only")
   const base = new URL(options.baseUrl ?? DEFAULT_BASE_URL)
   const prefix = base.pathname.replace(/\/+$/, '')
-  return { pattern: `${base.origin}${prefix}/*`, context: { service, prefix, latency: options.latency ?? 0, pool: new BytePool() } }
+  return { pattern: `${base.origin}${prefix}/*`, context: { service, prefix, latency: options.latency ?? 0 } }
 }

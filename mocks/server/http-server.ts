@@ -4,12 +4,10 @@ import type { DataControl } from '../data/arranged-data.js'
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service/service.js'
 import { CORS_HEADERS, preflightHeaders } from '../core/message/cors.js'
 import { json } from '../core/message/respond.js'
-import { BytePool } from '../core/encode/byte-pool.js'
 import { listenUrl } from './listen-url.js'
 import { createClientErrorListener } from './client-error.js'
 import { bodyLimitOf, handleControl, isControlPath } from '../core/control-plane/control-plane.js'
 import { UNAUTHORIZED, controlTokenCheck } from './control-token.js'
-import { encodeJson } from '../core/encode/encode-json.js'
 import { withDate } from '../core/state/service-time.js'
 import { isTextAnswer } from '../core/variant/text-answer.js'
 import { OpenFaults, deliver } from './deliver.js'
@@ -60,7 +58,7 @@ export interface RunningMockServer {
 
 const EMPTY = Buffer.alloc(0)
 
-function send(res: ServerResponse, answer: MockResponse, pool: BytePool, open?: OpenFaults): void {
+function send(res: ServerResponse, answer: MockResponse, open?: OpenFaults): void {
   // The parser refused the rest of this connection's bytes and already answered (see client-error.ts).
   // (res.socket is null while a pipelined response waits its turn: the request's socket is the one to ask.)
   const socket = res.req.socket
@@ -71,13 +69,11 @@ function send(res: ServerResponse, answer: MockResponse, pool: BytePool, open?: 
       ? EMPTY
       : isTextAnswer(answer)
         ? Buffer.from(answer.body)
-        : encodeJson(answer.body, pool)
+        : Buffer.from(JSON.stringify(answer.body))
   const head = () => res.writeHead(answer.status, { ...CORS_HEADERS, ...answer.headers, 'content-length': body.length })
-  // 'finish' (or the fault's end): every byte is with the kernel, so the buffer can serve another response.
-  const done = () => pool.give(body)
-  if (answer.delivery && open) return deliver(res, answer.delivery, head, body, open, done)
+  if (answer.delivery && open) return deliver(res, answer.delivery, head, body, open, () => {})
   head()
-  res.end(body, done)
+  res.end(body)
 }
 
 const tooLarge = (method: string, path: string, limit: number) =>
@@ -157,7 +153,6 @@ export function createRequestListener(service: MockService, options: Pick<MockSe
 const gateOf = (token: string | undefined): ControlGate => (token === undefined ? undefined : controlTokenCheck(token))
 
 function listenerOf(service: MockService, latency: number, open: OpenFaults, gate: ControlGate) {
-  const pool = new BytePool()
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? 'GET'
     const url = req.url ?? '/'
@@ -172,7 +167,7 @@ function listenerOf(service: MockService, latency: number, open: OpenFaults, gat
       // Whatever body is left unread is drained, so the connection can serve the next request.
       req.resume()
       if (latency > 0) await sleep(latency)
-      send(res, answer, pool, open)
+      send(res, answer, open)
     } catch (error) {
       // A client that hangs up mid-request is no server error: one plain line, no stack.
       if (req.destroyed && (error as { code?: string }).code === 'ECONNRESET') {
@@ -181,7 +176,7 @@ function listenerOf(service: MockService, latency: number, open: OpenFaults, gat
       }
       // A bug in the reference service must show as a 500, never as a hung request.
       console.error('market-candles mock server:', error)
-      if (!res.headersSent) send(res, json(500, { detail: 'Internal Server Error' }), pool)
+      if (!res.headersSent) send(res, json(500, { detail: 'Internal Server Error' }))
       else res.destroy()
     }
   }

@@ -197,7 +197,7 @@ export class Transport {
     if (!body.ok) throw new ResponseValidationError(info, [`body is not JSON: ${JSON.stringify(text.slice(0, 80))}`])
     if (!validate) return { data: body.value as ResponseOf<E>, response: res }
     // The body's schema as plain data: no zod in the client bundle (same verdicts and problems).
-    const checked = checkShape(RESPONSE_SHAPES[endpoint], body.value, 'body')
+    const checked = checkShape(RESPONSE_SHAPES[endpoint], body.value, 'body', true) // the body was parsed here: fixed in place
     if (!checked.ok) throw new ResponseValidationError(info, checked.problems)
     // The walks' gap tracking reads a checked page of candles from its ends (gap-tracker.ts).
     if (endpoint === 'exchange_ohlcv' || endpoint === 'aggregated_ohlcv') markCloseTimesChecked(checked.value as unknown[])

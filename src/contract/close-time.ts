@@ -197,6 +197,19 @@ export function formatTimestamp(ms: number): string {
 }
 
 /**
+ * True when `text` is an instant in the canonical form (what CANONICAL_TIMESTAMP matches), read by
+ * position: the SDK's check of a page runs it on every close time.
+ */
+export function isCanonicalTimestamp(text: string): boolean {
+  const n = text.length
+  if ((n !== 20 && n !== 24) || text.charCodeAt(10) !== LETTER_T || text.charCodeAt(n - 1) !== LETTER_Z) return false
+  if (n === 20) return !Number.isNaN(parseTimestamp(text))
+  if (text.charCodeAt(19) !== DOT) return false
+  const ms = parseTimestamp(text)
+  return !Number.isNaN(ms) && ms % 1000 !== 0
+}
+
+/**
  * `text` itself when it is already canonical, else the canonical text of the instant it writes;
  * undefined when it is not an ISO 8601 UTC instant this module reads.
  * @example

@@ -50,6 +50,12 @@ export class DateClock {
   #planned: number | undefined
   /** Times the estimate started again (a moved clock): for tests and reports. */
   restarts = 0
+  /**
+   * How far answers have corrected the estimate so far, in service ms (the reading moved by each
+   * answer, summed; an estimate started again adds nothing: the clock itself moved). Offsets after a
+   * close measured on the estimate move with it.
+   */
+  shift = 0
 
   /** `speed`: service ms per local ms to assume until the answers say otherwise. */
   constructor(speed = 1, local: () => number = Date.now) {
@@ -89,9 +95,12 @@ export class DateClock {
     const d = date === null ? Number.NaN : Date.parse(date)
     if (!Number.isFinite(d) || !(received >= sent)) return
     this.#planned = undefined
-    if (!this.#region || !this.#region.observe(d, sent, received)) {
-      if (this.#region) this.restarts++
-      this.#region = new ClockRegion(d, sent, received)
+    const before = this.#region ? this.now() : undefined
+    const fits = this.#region?.observe(d, sent, received) ?? false
+    let region = this.#region
+    if (!fits || !region) {
+      if (region) this.restarts++
+      region = this.#region = new ClockRegion(d, sent, received)
       this.#firstReceived = received
       this.#quickest = Infinity
       this.#phaseProbes = 0
@@ -99,7 +108,8 @@ export class DateClock {
     this.#lastSent = Math.max(this.#lastSent, sent)
     this.#lastReceived = Math.max(this.#lastReceived, received)
     this.#quickest = Math.min(this.#quickest, received - sent)
-    if (!this.#region.readingsAt(this.#speed, received)) this.#speed = roundSpeed(...this.#region.speeds())
+    if (!region.readingsAt(this.#speed, received)) this.#speed = roundSpeed(...region.speeds())
+    if (fits) this.shift += this.now() - before!
   }
 
   /**

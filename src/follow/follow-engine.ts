@@ -19,7 +19,7 @@ type Candle = { close_ts: string }
 /** What one request brought back; errors travel as values, so one failure never goes unhandled. */
 type Outcome<C> =
   | { kind: 'history'; page: CandlePage<C> | undefined }
-  | { kind: 'live'; candles: C[]; full: boolean; sent: number; received: number }
+  | { kind: 'live'; candles: C[]; full: boolean; sent: number; received: number; shift: number }
   | { kind: 'exchanges'; closing: Map<string, number | null> }
   | { kind: 'probe'; failed: unknown }
   | { kind: 'error'; error: unknown }
@@ -42,9 +42,10 @@ interface Running<C> {
   busy: boolean
   /** During an outage, when to try again (service time). */
   retryDue: number | undefined
-  /** The last poll that did not find the expected candle: that close, and the poll's offset after it. */
+  /** The last poll that did not find the expected candle: that close, and the poll's offset after it (on the reading as corrected by `missedShift`). */
   missedFor: number | undefined
   missed: number
+  missedShift: number
 }
 
 /** The service's time as a follow knows it, and what it learns it from. */
@@ -54,8 +55,8 @@ export interface FollowTime {
   rate?(): number
   /** Learns from an answer's `Date` header, sent and received at local times (`Date.now()`). */
   observe(date: string | null, sent: number, received: number): void
-  /** What the service's clock may read now: [earliest, latest]; both `now()` when it is given. */
-  bounds(): [number, number]
+  /** How far the reading has been corrected so far (service ms; offsets measured on it move with it). */
+  shift?(): number
   /** Local ms (`Date.now()`) when a clock probe should go out, if one is wanted; `probing()` as it goes. */
   probeAt?(): number | undefined
   probing?(): void
@@ -100,7 +101,9 @@ export async function* followPages<C extends Candle>(
       retryDue: undefined,
       missedFor: undefined,
       missed: 0,
+      missedShift: 0,
     }))
+  const shiftOf = () => time.shift?.() ?? 0
   const settleOf = (state: Running<C>) => board.settleOf(state.status)
   // A first ask goes out at the settle as it is when it falls due: it shrinks as probes narrow the
   // follow's reading of the service's clock (right after the first answer, that reading spans a second).
@@ -149,14 +152,15 @@ export async function* followPages<C extends Candle>(
     }
     const cursor = state.position.liveCursor(state.fetched, state.schedule?.expected)
     const forward = cursor.query.start !== undefined
-    // What the poll teaches of the publish delay holds whatever the clock's error: the earliest the
-    // service's clock can have read when it went out, the latest when its answer came.
-    const sent = time.bounds()[0]
+    const sent = time.now()
+    const sentShift = shiftOf()
     launch(state, source.fetchLive(cursor.endpoint, cursor.query, signal), (answer) => {
       time.observe(answer.date, answer.sent, answer.received)
       // Checked like every walk's page: ascending, inside the window, no more than `limit`.
       const full = nextCursor(cursor, answer.candles) !== null && forward
-      return { kind: 'live', candles: answer.candles, full, sent, received: time.bounds()[1] }
+      // Both times on the reading as this answer corrected it.
+      const shift = shiftOf()
+      return { kind: 'live', candles: answer.candles, full, sent: sent + shift - sentShift, received: time.now(), shift }
     })
   }
 
@@ -262,7 +266,8 @@ export async function* followPages<C extends Candle>(
         const expected = running.schedule?.expected
         // The expected candle found: learn when it became available (not with a fixed settle).
         if (fixedSettle === undefined && expected !== undefined && candles.some((c) => Date.parse(c.close_ts) === expected)) {
-          running.status.delay = learn(running.status.delay, outcome.received - expected, running.missedFor === expected ? running.missed : undefined, outcome.received - outcome.sent)
+          const missed = running.missedFor === expected ? running.missed + outcome.shift - running.missedShift : undefined
+          running.status.delay = learn(board.delayOf(running.status), outcome.received - expected, missed, outcome.received - outcome.sent)
         }
         running.fetched = Date.parse(candles.at(-1)!.close_ts)
         running.schedule = afterCandles(running.fetched, outcome.full, intervalMs, settleOf(running), now)
@@ -274,7 +279,8 @@ export async function* followPages<C extends Candle>(
           // Not there yet: the delay is more than this poll's offset; the next try from what is learnt.
           running.missedFor = before
           running.missed = outcome.sent - before
-          running.schedule = afterMiss(running.schedule, intervalMs, settleMs, before + retryAsk(running.status.delay, running.missed), now)
+          running.missedShift = outcome.shift
+          running.schedule = afterMiss(running.schedule, intervalMs, settleMs, before + retryAsk(board.delayOf(running.status), running.missed), now)
         } else {
           running.schedule = afterEmpty(running.schedule, intervalMs, settleMs, now)
         }

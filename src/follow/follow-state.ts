@@ -1,5 +1,5 @@
 import type { FollowSeriesState, FollowState, FollowStatus } from './follow-types.js'
-import { firstAsk, unlearnt, type PublishDelay } from './publish-delay.js'
+import { firstAsk, shifted, unlearnt, type PublishDelay } from './publish-delay.js'
 import type { SeriesPosition } from './series-position.js'
 
 /** What the follow of one series is doing, kept across iterations of the follow. */
@@ -11,8 +11,10 @@ export interface SeriesStatus {
   outageSince?: number | undefined
   attempts: number
   lastError?: Error | undefined
-  /** What the series has learnt of its publish delay. */
+  /** What the series has learnt of its publish delay, on the follow's reading of the service's clock... */
   delay: PublishDelay
+  /** ...as that reading was corrected when it was learnt (see {@link StateBoard.delayOf}). */
+  delayShift: number
 }
 
 /** The follow's own status, in the order it wins over the series' ones. */
@@ -33,21 +35,35 @@ export class StateBoard {
     now: number,
     readonly settleMs: number | undefined,
     readonly notify?: (state: FollowState) => void,
-    /** How far the follow's reading of the service's clock may be off (service ms; 0 when it is given). */
-    readonly clockSpread: () => number = () => 0,
+    /**
+     * How far the follow's reading of the service's clock has been corrected so far (service ms; 0
+     * when it is given): what a series learnt before a correction moves with it.
+     */
+    readonly clockShift: () => number = () => 0,
   ) {
-    const status = (position?: SeriesPosition): SeriesStatus => ({ position: position!, status: position?.ended ? 'ended' : 'catching-up', since: now, attempts: 0, delay: unlearnt() })
+    const status = (position?: SeriesPosition): SeriesStatus => ({ position: position!, status: position?.ended ? 'ended' : 'catching-up', since: now, attempts: 0, delay: unlearnt(), delayShift: 0 })
     this.#own = status()
     this.series = positions.map(status)
   }
 
-  /**
-   * The offset after a close at which a series asks for its candle: fixed, or learnt, plus how far
-   * the clock's reading may be off (the learnt delay's bounds hold on the true clock: asked that
-   * much later, a candle is never asked for before them).
-   */
+  /** The offset after a close at which a series asks for its candle: fixed, or learnt. */
   settleOf(s: SeriesStatus): number {
-    return this.settleMs ?? firstAsk(s.delay) + this.clockSpread()
+    return this.settleMs ?? firstAsk(this.delayOf(s))
+  }
+
+  /**
+   * What a series has learnt of its publish delay, on the follow's reading of the service's clock
+   * as it is now. The delay is learnt on that reading (a poll's offsets after the close), so when
+   * probes correct the reading, what was learnt moves with it: an estimate that ran 400 ms ahead
+   * while the first candles were learnt does not leave the settle 400 ms too long once corrected.
+   */
+  delayOf(s: SeriesStatus): PublishDelay {
+    const shift = this.clockShift()
+    if (s.delayShift !== shift) {
+      s.delay = shifted(s.delay, shift - s.delayShift)
+      s.delayShift = shift
+    }
+    return s.delay
   }
 
   /**

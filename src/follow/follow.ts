@@ -33,7 +33,7 @@ export function checkFollowOptions(options: FollowOptions | undefined, where: st
 }
 
 /** The service's time for one follow: the `now` option, or learnt from `Date` headers. */
-function followTime(options: FollowOptions): FollowTime & { spread(): number } {
+function followTime(options: FollowOptions): FollowTime & { shift(): number } {
   const given = options.now
   if (given) {
     const now = () => {
@@ -41,23 +41,14 @@ function followTime(options: FollowOptions): FollowTime & { spread(): number } {
       if (!Number.isFinite(ms)) throw new TypeError(`the follow's now() must return epoch milliseconds, got ${String(ms)}`)
       return ms
     }
-    return {
-      now,
-      observe() {},
-      bounds: () => {
-        const ms = now()
-        return [ms, ms]
-      },
-      spread: () => 0,
-    }
+    return { now, observe() {}, shift: () => 0 }
   }
   const clock = new DateClock(options.clockRate)
   return {
     now: () => clock.now(),
     rate: () => clock.speed,
     observe: (date, sent, received) => clock.observe(date, sent, received),
-    bounds: () => clock.bounds(),
-    spread: () => clock.spread(),
+    shift: () => clock.shift,
     probeAt: () => clock.probeAt(),
     probing: () => clock.probing(),
   }
@@ -70,7 +61,7 @@ abstract class Follow<C extends { close_ts: string }, T> implements AsyncIterabl
   readonly #source: FollowSource<C>
   /** @internal */
   protected readonly options: FollowOptions
-  readonly #time: FollowTime & { spread(): number }
+  readonly #time: FollowTime & { shift(): number }
   /** @internal */
   protected readonly board: StateBoard
 
@@ -80,7 +71,7 @@ abstract class Follow<C extends { close_ts: string }, T> implements AsyncIterabl
     this.positions = cursors.map((c) => new SeriesPosition(c))
     this.options = options
     this.#time = followTime(options)
-    this.board = new StateBoard(this.positions, this.#time.now(), options.settleMs, options.onStateChange, () => this.#time.spread())
+    this.board = new StateBoard(this.positions, this.#time.now(), options.settleMs, options.onStateChange, () => this.#time.shift())
   }
 
   /** The service's time as the follow knows it (epoch ms): the `now` option, or learnt from the `Date` headers. */

@@ -30,19 +30,31 @@ const PROBE_EVERY = 60
 /** Nothing learnt yet. */
 export const unlearnt = (): PublishDelay => ({ lo: 0, hi: Infinity, clean: 0, probeAfter: PROBE_EVERY, rtt: 0 })
 
-/** The width under which a bracket is not bisected further. */
-const narrow = (d: PublishDelay) => 2 * PUBLISH_MARGIN_MS + d.rtt
+/**
+ * The width under which a bracket is not bisected further: 300 ms plus a round trip. Each halving
+ * costs a miss about every other time, for at most 100 ms of lag less.
+ */
+const narrow = (d: PublishDelay) => 3 * PUBLISH_MARGIN_MS + d.rtt
+
+/**
+ * The same delay in a reading of the service's clock moved by `ms`: offsets learnt on an estimate
+ * of that clock (from `Date` headers) move with it when it is corrected. A low end of 0 is no
+ * offset learnt but the close itself (never asked before it): it stays.
+ */
+export function shifted(d: PublishDelay, ms: number): PublishDelay {
+  return ms === 0 ? d : { ...d, lo: d.lo > 0 ? Math.max(0, d.lo + ms) : 0, hi: d.hi + ms }
+}
 
 /**
  * When to ask first for the next candle, as an offset after its close: a third into a wide bracket
- * (a hit, which costs nothing, then narrows it to a third); in a narrow one, at its high end (where
- * the candle was found), or two margins past its low end when that comes first. Not just past the
- * low end: bisection leaves it anywhere up to a margin below the delay, and an ask a few ms after
- * the delay misses on the smallest error of the clock or the timers.
+ * (a hit, which costs nothing, then narrows it to a third); in a narrow one, at its high end, where
+ * the candle was found (a margin past its low end at least). Not just past the low end: halving
+ * leaves it anywhere below the delay, and an ask a few ms after the delay misses on the smallest
+ * error of the clock or the timers.
  */
 export function firstAsk(d: PublishDelay): number {
   if (d.hi === Infinity) return d.lo + PUBLISH_MARGIN_MS
-  return d.hi - d.lo > narrow(d) ? d.lo + (d.hi - d.lo) / 3 : Math.min(d.hi, d.lo + 2 * PUBLISH_MARGIN_MS)
+  return d.hi - d.lo > narrow(d) ? d.lo + (d.hi - d.lo) / 3 : Math.max(d.hi, d.lo + PUBLISH_MARGIN_MS)
 }
 
 /**

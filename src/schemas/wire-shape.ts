@@ -1,4 +1,4 @@
-import { CANONICAL_TIMESTAMP, canonicalTimestamp, timestampProblem } from '../contract/close-time.js'
+import { canonicalTimestamp, isCanonicalTimestamp, timestampProblem } from '../contract/close-time.js'
 
 /*
  * A light description of a JSON value's shape and its checker: what the SDK validates 200 bodies
@@ -61,9 +61,11 @@ function failsInline(shape: Shape, x: string, p: string): string | undefined {
     case 'number':
       return `typeof ${x}!='number'||!f(${x})`
     case 'format':
-    case 'instant':
-      // An instant passes inline only when canonical: any other form comes out rewritten.
       return `typeof ${x}!='string'||!${p}.test(${x})`
+    case 'instant':
+      // An instant passes inline only when canonical (`k`, read by position: cheaper than a
+      // pattern); any other form comes out rewritten.
+      return `typeof ${x}!='string'||!k(${x})`
     case 'nullable': {
       const inner = failsInline(shape.inner, x, p)
       return inner && `${x}!==null&&(${inner})`
@@ -80,7 +82,7 @@ function failsInline(shape: Shape, x: string, p: string): string | undefined {
 }
 
 const patternOf = (shape: Shape): RegExp | undefined =>
-  shape.kind === 'format' ? shape.pattern : shape.kind === 'instant' ? CANONICAL_TIMESTAMP : shape.kind === 'nullable' || shape.kind === 'null-default' ? patternOf(shape.inner) : undefined
+  shape.kind === 'format' ? shape.pattern : shape.kind === 'nullable' || shape.kind === 'null-default' ? patternOf(shape.inner) : undefined
 const isString = (v: unknown) => typeof v === 'string'
 
 /**
@@ -109,7 +111,7 @@ function compileTest(shape: Shape): Test | undefined {
   // Holes of an array fail here and are walked (walking skips them, as Array.prototype.every does).
   const source = shape.kind === 'array' ? `if(!Array.isArray(v))return!1;for(let i=0;i<v.length;i++){const o=v[i];${body}}return!0` : `const o=v;${body}return!0`
   try {
-    return new Function('t', 'p', 'f', 's', `return function(v){${source}}`)(tests, patterns, Number.isFinite, isString) as Test
+    return new Function('t', 'p', 'f', 's', 'k', `return function(v){${source}}`)(tests, patterns, Number.isFinite, isString, isCanonicalTimestamp) as Test
   } catch {
     return undefined
   }
@@ -127,31 +129,36 @@ type Repair = (v: unknown) => unknown
  * checked inline (then every value is walked); the function answers undefined for a value with
  * any problem, which is then walked for its words.
  */
-function compileRepair(shape: Shape): Repair | undefined {
+function compileRepair(shape: Shape, inPlace: boolean): Repair | undefined {
   if (shape.kind !== 'array' || shape.element.kind !== 'object') return undefined
   const object = shape.element
   const keys = Object.keys(object.fields)
   const fields = keys.map((key) => object.fields[key]!)
   const patterns = fields.map(patternOf)
-  const lines: string[] = []
+  const name = (i: number) => JSON.stringify(keys[i])
+  // In place (a body the caller owns): an object with no key the shape lacks is fixed where it
+  // lies, no copy; one with other keys is rebuilt without them.
+  const missing = fields.flatMap((field, i) => (field.kind === 'null-default' ? [`if(o[${name(i)}]===undefined)m++;`] : []))
+  const lines: string[] = inPlace ? [`let n=0,m=0,y;for(y in o)n++;${missing.join('')}const own=n+m===${keys.length};`] : []
+  const store = (i: number, value: string) => (inPlace ? `if(own)o[${name(i)}]=${value};` : '')
   for (const [i, field] of fields.entries()) {
     const x = `x${i}`
     const p = `p[${i}]`
-    lines.push(`let ${x}=o[${JSON.stringify(keys[i])}];`)
+    lines.push(`let ${x}=o[${name(i)}];`)
     if (field.kind === 'instant') {
-      lines.push(`if(typeof ${x}!='string')return;if(!${p}.test(${x})){${x}=c(${x});if(${x}===undefined)return}`)
+      lines.push(`if(typeof ${x}!='string')return;if(!k(${x})){${x}=c(${x});if(${x}===undefined)return;${store(i, x)}}`)
       continue
     }
     const inner = field.kind === 'null-default' ? field.inner : field
     const fails = failsInline(inner, x, p)
     if (fails === undefined) return undefined
-    lines.push(field.kind === 'null-default' ? `if(${x}===undefined)${x}=null;else if(${fails})return;` : `if(${fails})return;`)
+    lines.push(field.kind === 'null-default' ? `if(${x}===undefined){${x}=null;${store(i, 'null')}}else if(${fails})return;` : `if(${fails})return;`)
   }
   const literal = `{${keys.map((k, i) => `${JSON.stringify(k)}:x${i}`).join(',')}}`
-  const one = `if(typeof o!='object'||o===null||Array.isArray(o))return;${lines.join('')}return${literal}`
+  const one = `if(typeof o!='object'||o===null||Array.isArray(o))return;${lines.join('')}return ${inPlace ? `own?o:${literal}` : literal}`
   const source = `if(!Array.isArray(v))return;const out=new Array(v.length);for(let i=0;i<v.length;i++){const r=one(v[i]);if(r===undefined)return;out[i]=r}return out`
   try {
-    return new Function('p', 'f', 's', 'c', `function one(o){${one}}return function(v){${source}}`)(patterns, Number.isFinite, isString, canonicalTimestamp) as Repair
+    return new Function('p', 'f', 's', 'c', 'k', `function one(o){${one}}return function(v){${source}}`)(patterns, Number.isFinite, isString, canonicalTimestamp, isCanonicalTimestamp) as Repair
   } catch {
     return undefined
   }
@@ -232,18 +239,21 @@ function walk(shape: Shape, v: unknown, path: (string | number)[], problems: str
 
 const tests = new WeakMap<Shape, Test | undefined>()
 const repairs = new WeakMap<Shape, Repair | undefined>()
+const inPlaceRepairs = new WeakMap<Shape, Repair | undefined>()
 
 /**
  * Checks `value` against `shape`: the value (itself when it comes out unchanged; a copy when a
  * timestamp is made canonical, a null field left out is set to null, or keys the shape does not
  * list are dropped), or every problem with its path under `root`, e.g.
- * `body[3].close: expected number, got string`.
+ * `body[3].close: expected number, got string`. `owned`: the caller owns `value` (a body it just
+ * parsed), so its objects may be fixed in place rather than copied; the output is the same.
  */
-export function checkShape(shape: Shape, value: unknown, root = ''): ShapeResult {
+export function checkShape(shape: Shape, value: unknown, root = '', owned = false): ShapeResult {
   if (!tests.has(shape)) tests.set(shape, compileTest(shape))
   if (tests.get(shape)?.(value)) return { ok: true, value }
-  if (!repairs.has(shape)) repairs.set(shape, compileRepair(shape))
-  const repaired = repairs.get(shape)?.(value)
+  const cache = owned ? inPlaceRepairs : repairs
+  if (!cache.has(shape)) cache.set(shape, compileRepair(shape, owned))
+  const repaired = cache.get(shape)?.(value)
   if (repaired !== undefined) return { ok: true, value: repaired }
   const problems: string[] = []
   const out = walk(shape, value, [], problems, root)

@@ -16,7 +16,6 @@ const ROOMS: Record<string, readonly string[]> = {
   'mocks/data/export-files': ['mocks/data/*', 'mocks/data/procedural', 'mocks/data/overlay'],
   // mocks/core: the service, no HTTP and no MSW; its rooms from the bottom up
   'mocks/core/message': [],
-  'mocks/core/encode': [],
   'mocks/core/state': ['mocks/core/message', 'mocks/data'],
   'mocks/core/faults': ['mocks/core/message'],
   'mocks/core/journal': ['mocks/core/faults', 'mocks/core/message'],
@@ -26,8 +25,6 @@ const ROOMS: Record<string, readonly string[]> = {
   'mocks/core/arranged': ['mocks/core/state', 'mocks/data'],
   'mocks/core/service': ['mocks/core/variant', 'mocks/core/request', 'mocks/core/arranged', 'mocks/core/journal', 'mocks/core/faults', 'mocks/core/state', 'mocks/core/message', 'mocks/data'],
   'mocks/core/control-plane': ['mocks/core/variant', 'mocks/core/service', 'mocks/core/arranged', 'mocks/core/journal', 'mocks/core/faults', 'mocks/core/state', 'mocks/core/message', 'mocks/data'],
-  // files the simplify helper of issue 36 deletes, left where they were
-  'mocks/core': ['mocks/core', 'mocks/data'],
   // the adapters, each over the core; the MSW ones share mocks/msw, none imports mocks/server
   'mocks/server': ['mocks/core', 'mocks/data'],
   'mocks/msw': ['mocks/core', 'mocks/data'],
@@ -57,15 +54,6 @@ const ROOMS: Record<string, readonly string[]> = {
   'cli/export/threads': ['cli/*', 'cli/export/run-export.ts', 'cli/export/sink-thread/worker-script.ts', 'cli/export/plan', 'cli/export/flags'],
 }
 
-/**
- * Imports the rooms above allow only until the files named here go (the simplify helper of issue
- * 36 deletes them): each must still exist, so that a stale exception fails too.
- */
-const PENDING: readonly string[] = [
-  'mocks/core/arranged/check-candles.ts -> mocks/core/fast-candle.ts',
-  'mocks/core/arranged/service-data.ts -> mocks/core/load-columns.ts',
-]
-
 const roomOf = (file: string): string | undefined =>
   Object.keys(ROOMS)
     .filter((room) => file === room || file.startsWith(`${room}/`))
@@ -94,11 +82,9 @@ describe('rooms: each folder of mocks/ and cli/ imports only the rooms its row a
     const found = FILES.flatMap((file) => importsOf(file).map((target) => `${file} -> ${target}`))
     const outside = found.filter((edge) => {
       const [from, target] = edge.split(' -> ') as [string, string]
-      return !allowed(from, target) && !PENDING.includes(edge)
+      return !allowed(from, target)
     })
     expect(outside).toEqual([])
-    // every pending exception is still a real import: once its file is gone, its line goes too
-    expect(PENDING.filter((edge) => !found.includes(edge))).toEqual([])
   })
 
   test('every room of the table holds files (a moved folder leaves no stale row)', () => {

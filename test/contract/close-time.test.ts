@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { CANONICAL_TIMESTAMP, canonicalTimestamp, formatTimestamp, parseTimestamp } from '../../src/contract/index.js'
+import { CANONICAL_TIMESTAMP, canonicalTimestamp, formatTimestamp, isCanonicalTimestamp, parseTimestamp } from '../../src/contract/index.js'
 
 /** The reference writer: Date's ISO text, without `.000`. */
 const viaDate = (ms: number): string => {
@@ -151,6 +151,7 @@ describe('the close-time module writes one canonical form', () => {
       fc.property(anyInstant, (ms) => {
         const text = formatTimestamp(ms)
         expect(CANONICAL_TIMESTAMP.test(text)).toBe(true)
+        expect(isCanonicalTimestamp(text)).toBe(true)
         expect(parseTimestamp(text)).toBe(ms)
         expect(canonicalTimestamp(text)).toBe(text)
       }),
@@ -168,9 +169,25 @@ describe('the close-time module writes one canonical form', () => {
   })
 
   test('the pattern of the canonical form refuses every other form of the same instant', () => {
-    for (const other of ['2025-12-30T00:01:00.000Z', '2025-12-30T00:01:00+00:00', '2025-12-30T00:01:00z', '2025-12-30T00:01:00.5Z', '2023-02-29T00:00:00Z']) {
+    for (const other of ['2025-12-30T00:01:00.000Z', '2025-12-30T00:01:00+00:00', '2025-12-30T00:01:00z', '2025-12-30T00:01:00.5Z', '2023-02-29T00:00:00Z', '2025-12-30t00:01:00Z', '2025-12-30T00:01:00.123+00:00']) {
       expect(CANONICAL_TIMESTAMP.test(other), other).toBe(false)
+      expect(isCanonicalTimestamp(other), other).toBe(false)
     }
+  })
+
+  test('the check by position says what the pattern says, for any text near the canonical form (property)', () => {
+    const near = anyInstant.chain((ms) =>
+      fc.tuple(fc.nat(23), fc.constantFrom(...'0123456789:-TZtz.+ '.split(''))).map(([at, ch]) => {
+        const ts = formatTimestamp(ms)
+        return at >= ts.length ? ts : ts.slice(0, at) + ch + ts.slice(at + 1)
+      }),
+    )
+    fc.assert(
+      fc.property(fc.array(near, { minLength: 1, maxLength: 10 }), (texts) => {
+        for (const ts of texts) expect(isCanonicalTimestamp(ts), ts).toBe(CANONICAL_TIMESTAMP.test(ts))
+      }),
+      { numRuns: 3_000 },
+    )
   })
 
   test.each([

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { copyBinary } from '../../cli/export/sinks/postgres/postgres-copy-binary.js'
+import { copyText } from '../../cli/export/sinks/postgres/postgres-copy-text.js'
 import { startMockServer, type RunningMockServer } from '../../mocks/server/index.js'
 import { POSTGRES_MISSING, PG_PASSWORD, startPostgres, type RunningPostgres } from '../support/postgres-server.js'
 import { sqliteRows } from './read-output.js'
@@ -113,7 +113,7 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`market-candles export into Post
     expect(await withClient(url, async (c) => (await c.query(`SELECT to_regclass('public.exchange_candles') AS t`)).rows[0].t)).toBeNull()
   }, 30_000)
 
-  test('COPY (binary) stores every value as it came: backslash, tab, newline, quotes, commas and non-ASCII text, text[] elements, an empty array, a null flag, doubles to the last bit, close_ts before and after 2000', async () => {
+  test('COPY stores every value as it came: backslash, tab, newline, quotes, commas and non-ASCII text, text[] elements, an empty array, a null flag, doubles to the last bit, close_ts before and after 2000', async () => {
     const url = await freshDatabase(pgServer)
     const base = { interval: '1h', base: 'BTC', quote: 'USD', open: 1.5, high: 2.25, low: 0.1 + 0.2, close: 1e-7, base_volume: 123456789.123456789, quote_volume: 1e21 }
     const candles = [
@@ -123,8 +123,8 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`market-candles export into Post
     ]
     await withClient(url, async (c) => {
       await c.query(`CREATE TABLE t (method text, interval text, base text, quote text, close_ts timestamptz, open float8, high float8, low float8, close float8, base_volume float8, quote_volume float8, exchanges text[], flag text)`)
-      const stream = c.query(copyFrom('COPY t FROM STDIN (FORMAT binary)'))
-      stream.end(copyBinary('aggregated', candles as never))
+      const stream = c.query(copyFrom('COPY t FROM STDIN (FORMAT text)'))
+      stream.end(copyText('aggregated', candles as never))
       await finished(stream)
       const rows = (await c.query(`SELECT method, interval, base, quote, to_char(close_ts AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS close_ts, open, high, low, close, base_volume, quote_volume, exchanges, flag FROM t ORDER BY close_ts`)).rows
       expect(rows).toEqual(candles)

@@ -105,7 +105,10 @@ describe('the SDK checks 200 bodies and cursors against plain shapes that restat
           if (drop) delete broken[row]![key]
           else broken[row]![key] = value
         }
-        expect(checkShape(RESPONSE_SHAPES[endpoint], broken, 'body')).toEqual(zodVerdict(responseSchemas[endpoint], broken, 'body'))
+        const verdict = zodVerdict(responseSchemas[endpoint], broken, 'body')
+        expect(checkShape(RESPONSE_SHAPES[endpoint], broken, 'body')).toEqual(verdict)
+        // A body the caller owns (the client's own parse) may be fixed in place: the same verdict.
+        expect(checkShape(RESPONSE_SHAPES[endpoint], structuredClone(broken), 'body', true)).toEqual(verdict)
       }),
       { numRuns: 300 },
     )
@@ -156,6 +159,32 @@ describe('the SDK checks 200 bodies and cursors against plain shapes that restat
       { numRuns: 300 },
     )
     expect(checkShape(PAGE_CURSOR_SHAPE, 'x', 'cursor')).toEqual({ ok: false, problems: ['cursor: expected object, got string'] })
+  })
+})
+
+describe('pages another deployment writes (D13)', () => {
+  test.each(['exchange_ohlcv', 'aggregated_ohlcv', 'exchange_pairs', 'exchanges'] as const)('%s: timestamps +00:00, null fields left out, extra fields: zod\'s output, copied or fixed in place', (endpoint) => {
+    const other = bodies[endpoint].map((row, i) => {
+      const out: Record<string, unknown> = { id: i }
+      for (const [key, value] of Object.entries(row)) {
+        if (value === null) continue
+        out[key] = typeof value === 'string' && /_ts$/.test(key) ? value.replace('Z', '.000000+00:00') : value
+      }
+      return out
+    })
+    const expected = zodVerdict(responseSchemas[endpoint], other, 'body')
+    expect(expected.ok).toBe(true)
+    expect(expected.value).toEqual(bodies[endpoint])
+    const before = structuredClone(other)
+    expect(checkShape(RESPONSE_SHAPES[endpoint], other, 'body')).toEqual(expected)
+    expect(other).toEqual(before) // not owned: left as it was
+    const owned = structuredClone(other)
+    expect(checkShape(RESPONSE_SHAPES[endpoint], owned, 'body', true)).toEqual(expected)
+    // Without extra keys, owned objects are fixed where they lie.
+    const plain = structuredClone(other).map(({ id: _id, ...rest }) => rest)
+    const fixed = checkShape(RESPONSE_SHAPES[endpoint], plain, 'body', true)
+    expect(fixed).toEqual(expected)
+    expect(fixed.ok && (fixed.value as unknown[])[0]).toBe(plain[0])
   })
 })
 

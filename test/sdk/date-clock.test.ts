@@ -63,8 +63,11 @@ describe("the service's clock from its Date headers (whole seconds): the reading
     sim.ask()
     // Date alone: anywhere in a second.
     expect(sim.clock.spread()).toBeGreaterThan(900)
+    const firstOffset = sim.clock.now() - sim.local
     const start = sim.local
     sim.probe(start + 10_000)
+    // What the probes corrected is told, so offsets measured on the first reading can move with it.
+    expect(sim.clock.shift).toBeCloseTo(sim.clock.now() - sim.local - firstOffset, 6)
     expect(sim.clock.spread()).toBeLessThanOrEqual(60 + 4)
     expect(Math.abs(sim.clock.now() - sim.truth())).toBeLessThanOrEqual(30 + 4)
     expect(sim.clock.speed).toBe(1)

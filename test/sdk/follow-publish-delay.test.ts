@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { firstAsk, learn, PUBLISH_MARGIN_MS, retryAsk, unlearnt, type PublishDelay } from '../../src/follow/publish-delay.js'
+import { firstAsk, learn, PUBLISH_MARGIN_MS, retryAsk, shifted, unlearnt, type PublishDelay } from '../../src/follow/publish-delay.js'
 
 /**
  * A series whose candles become available `delays[i]` ms after their close, polled over a round
@@ -72,12 +72,27 @@ describe('the learnt publish delay: polls just after candles become available, a
     expect(perCandle(candles.slice(320))).toBeLessThanOrEqual(1.05)
   })
 
-  test.each([0, 1500, 20_000])('a delay of %i ms, asks off by up to 40 ms either way (the clock, the timers): no miss once learnt', (delay) => {
+  test.each([
+    [0, -40],
+    [1500, -40],
+    [1500, 40],
+    [20_000, -40],
+    [20_000, 40],
+  ])('a delay of %i ms, a clock off by %i ms and timers up to 40 ms late: no miss once learnt but the probes (one in 60 candles)', (delay, offset) => {
     let seed = 11
-    const error = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 80 - 40
-    const candles = simulate(Array(200).fill(delay), 20, () => 0, error)
-    expect(candles.slice(10).filter((c) => c.requests > 1 && c.firstAsk > 0).length).toBeLessThanOrEqual(4)
+    const late = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 40
+    const candles = simulate(Array(200).fill(delay), 20, () => 0, () => offset + late())
+    expect(candles.slice(10).filter((c) => c.requests > 1).length).toBeLessThanOrEqual(4)
     expect(perCandle(candles.slice(10))).toBeLessThanOrEqual(1.05)
+  })
+
+  test("a correction of the clock's reading moves what was learnt with it, but never the close itself (a low end of 0)", () => {
+    const learnt: PublishDelay = { lo: 1400, hi: 1620, clean: 3, probeAfter: 60, rtt: 20 }
+    expect(shifted(learnt, 250)).toMatchObject({ lo: 1650, hi: 1870, clean: 3 })
+    expect(shifted(learnt, -1500)).toMatchObject({ lo: 0, hi: 120 })
+    // Delay 0 over an estimate that ran 250 ms behind: the found candle moves, the close does not.
+    expect(shifted({ lo: 0, hi: 120, clean: 3, probeAfter: 60, rtt: 20 }, 250)).toMatchObject({ lo: 0, hi: 370 })
+    expect(firstAsk(shifted({ lo: 0, hi: 120, clean: 3, probeAfter: 60, rtt: 20 }, 250))).toBeLessThan(200)
   })
 
   test('jittery round trips (20-220 ms): still <= 1.05 requests per candle in steady state', () => {

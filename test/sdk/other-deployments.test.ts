@@ -1,6 +1,6 @@
 import { getResponse } from 'msw'
 import { describe, expect, test } from 'vitest'
-import { createMockService } from '../../mocks/index.js'
+import { SERVICE_VARIANTS, createMockService, type ServiceVariantName } from '../../mocks/index.js'
 import { createHandlers } from '../../mocks/msw/index.js'
 import {
   AuthenticationError,
@@ -80,6 +80,38 @@ describe('the SDK reads every answer interface.md permits, and hands timestamps 
     const shifted = (ts: string) => new Date(Date.parse(ts) + 2 * HOUR).toISOString().replace('.000Z', '+02:00')
     const read = await deployment({ timestamp: shifted }).exchangeOhlcv({ ...BTC, limit: 7 })
     expect(read).toEqual(expected.page)
+  })
+})
+
+describe.each(Object.keys(SERVICE_VARIANTS) as ServiceVariantName[])("against the reference's variant %s (SERVICE_VARIANTS)", (name) => {
+  const varied = createMockService({ data: explicitDataset(), now: EXPLICIT_NOW, rateLimit: false, variant: name })
+  const variedHandlers = createHandlers(varied, { baseUrl: BASE })
+  const viaVariant: typeof fetch = async (input, init) => (await getResponse(variedHandlers, new Request(input, init)))!
+  const client = (withKey = true) => createClient({ baseUrl: BASE, ...(withKey ? { apiKey: KEY } : {}), fetch: viaVariant, retry: false })
+
+  test('catalog, pages, walks both ways and gaps read the same as from the reference, timestamps canonical', async () => {
+    expect(await everything(client())).toEqual(await everything(reference))
+  })
+
+  test('a missing key is an AuthenticationError that says no key was sent, whatever the status', async () => {
+    const error = await caught(client(false).exchangeOhlcv(BTC))
+    expect(error).toBeInstanceOf(AuthenticationError)
+    expect(error.message).toContain('no API key was sent')
+  })
+
+  test("the variant's own 422 and 404 bodies give the typed errors with the parameter named", async () => {
+    // The SDK checks parameters before sending: the service's answers to bad ones, replayed to it.
+    const answer = async (url: string) => {
+      const res = await getResponse(variedHandlers, new Request(`${BASE}${url}`, { headers: { 'x-api-key': KEY } }))
+      return answering(res!.status, await res!.text(), res!.headers.get('content-type') ?? 'text/plain')
+    }
+    const invalid = await caught(createClient({ baseUrl: BASE, apiKey: KEY, fetch: await answer('/v1/exchange_ohlcv?exchange=alpha&interval=1h&base=BTC&quote=USD&limit=5000'), retry: false }).exchangeOhlcv(BTC))
+    expect(invalid).toBeInstanceOf(UnprocessableEntityError)
+    expect(invalid.message).toMatch(/limit/)
+    const unknown = await caught(createClient({ baseUrl: BASE, apiKey: KEY, fetch: await answer('/v1/exchange_ohlcv?exchange=nowhere&interval=1h&base=BTC&quote=USD'), retry: false }).exchangeOhlcv(BTC))
+    expect(unknown).toBeInstanceOf(Error)
+    expect(unknown.status).toBeGreaterThanOrEqual(400)
+    expect(unknown.message).toMatch(/nowhere/)
   })
 })
 

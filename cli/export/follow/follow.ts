@@ -8,6 +8,7 @@ import { outageReason } from '../outage/transient-error.js'
 import type { OutageWatch } from '../outage/outage-watch.js'
 import { seriesLabel, type Series } from '../plan/series.js'
 import type { AnyCandle, Sink } from '../sinks/index.js'
+import { parseTimestamp } from '../../../src/contract/close-time.js'
 
 /**
  * A sink that also knows what this run has written: a line file reads its last candles once, when
@@ -19,7 +20,7 @@ export function trackLastWritten(sink: Sink): Sink {
     lastStored: (series) => written.get(series) ?? sink.lastStored(series),
     async write(series, candles) {
       await sink.write(series, candles)
-      if (candles.length > 0) written.set(series, Date.parse(candles.at(-1)!.close_ts))
+      if (candles.length > 0) written.set(series, parseTimestamp(candles.at(-1)!.close_ts))
     },
     close: () => sink.close(),
   }

@@ -2,6 +2,7 @@ import { BucketBuilder } from '../../../src/analysis/bucket-builder.js'
 import { bucketGrid } from '../../../src/analysis/bucket-grid.js'
 import type { ResampledCandle } from '../../../src/analysis/resampled-candle.js'
 import type { AnyCandle } from '../sinks/index.js'
+import { parseTimestamp } from '../../../src/contract/close-time.js'
 
 // A stored candle has the resource's columns only: how full its bucket was is in the coverage report.
 function plain(c: ResampledCandle<AnyCandle>): AnyCandle {
@@ -40,7 +41,7 @@ export class PageResampler {
   private take(): AnyCandle[] {
     const out: AnyCandle[] = []
     for (const c of this.builder.ready) {
-      const firstClose = Date.parse(c.close_ts) - (c.source_expected - 1) * this.step
+      const firstClose = parseTimestamp(c.close_ts) - (c.source_expected - 1) * this.step
       if (firstClose >= this.from) out.push(plain(c))
     }
     this.builder.ready.length = 0

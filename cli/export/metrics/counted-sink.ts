@@ -1,5 +1,6 @@
 import type { Series } from '../plan/series.js'
 import type { AnyCandle, Sink } from '../sinks/index.js'
+import { parseTimestamp } from '../../../src/contract/close-time.js'
 
 /**
  * A sink that reports each page once written: its series, candle count and newest close (epoch
@@ -13,7 +14,7 @@ export function countedSink(sink: Sink, onWritten: (series: Series, candles: num
     write(series, candles) {
       const count = candles.length
       if (count === 0) return sink.write(series, candles)
-      const newest = Date.parse(candles[count - 1]!.close_ts)
+      const newest = parseTimestamp(candles[count - 1]!.close_ts)
       return Promise.resolve(sink.write(series, candles)).then(() => onWritten(series, count, newest))
     },
     close: () => sink.close(),

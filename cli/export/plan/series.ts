@@ -2,6 +2,7 @@ import { INTERVAL_MS, isKnownInterval } from '../../../src/schemas/index.js'
 import type { PairCoverage } from '../../../src/index.js'
 import type { ExportArgs } from '../flags/args.js'
 import { ExportError } from './export-error.js'
+import { parseTimestamp } from '../../../src/contract/close-time.js'
 
 /** One series to export: a pair at an interval, on one exchange or aggregated by one method. */
 export interface Series {
@@ -41,8 +42,8 @@ export function selectSeries(args: ExportArgs, catalog: readonly PairCoverage[])
     interval: args.interval,
     base: p.base,
     quote: p.quote,
-    first: Date.parse(p.first_close_ts),
-    last: Date.parse(p.last_close_ts),
+    first: parseTimestamp(p.first_close_ts),
+    last: parseTimestamp(p.last_close_ts),
   })
   if (args.allPairs) return catalog.map(toSeries)
   return args.pairs.map(({ base, quote }) => {

@@ -6,7 +6,8 @@ import { candleProblems, lifetimeOf } from '../../data/candle-rules.js'
 import { METHOD_IMPLEMENTATIONS } from '../../data/aggregation/method-registry.js'
 import type { Timed } from '../../data/series.js'
 import type { DataIssue } from '../../data/arranged-data.js'
-import { fastExchangeCandle, fastRead } from '../fast-candle.js'
+import { fastExchangeCandle, fastRead } from './fast-candle.js'
+import { parseTimestamp } from '../../../src/contract/close-time.js'
 
 /** What a batch is checked against: the service's exchanges and assets, put ones included. */
 export interface Catalog {
@@ -102,7 +103,7 @@ export function checkCandles(candles: unknown, catalog: Catalog, owned = false):
         continue
       }
       candle = parsed.data
-      t = Date.parse(candle.close_ts)
+      t = parseTimestamp(candle.close_ts)
     }
     for (const p of candleProblems(candle, !aggregated, t)) issue(p.field, p.message)
     if (!hasAsset(candle.base)) issue('base', `unknown asset '${candle.base}' (put it first with putAsset)`)

@@ -95,7 +95,7 @@ export function createDataControl(host: DataHost): DataControl {
       // An export's SQLite file is read into columns and checked there: no object per candle.
       const runs = readExportColumns(source)
       if (runs) {
-        const done = (await import('../load-columns.js')).loadColumns(runs, overlay)
+        const done = (await import('./load-columns.js')).loadColumns(runs, overlay)
         if (done) return done
       }
       const { candles, origin } = await readExportFile(source)

@@ -1,6 +1,7 @@
 import { INTERVAL_MS, isKnownInterval, type Asset, type Exchange } from '../../../src/schemas/index.js'
 import type { AnyCandle } from '../../../src/schemas/index.js'
 import { defaultDataset } from '../procedural/default-dataset.js'
+import { parseTimestamp } from '../../../src/contract/close-time.js'
 
 /** What the derived catalog is checked against: the service's exchanges and assets. */
 export interface KnownCatalog {
@@ -52,7 +53,7 @@ export function derivedCatalog(candles: readonly AnyCandle[], known: KnownCatalo
     }
     const seen = last!.first
     // Both in the service's form (20 characters), text order is time order.
-    if (c.close_ts.length === 20 && seen.length === 20 ? c.close_ts < seen : Date.parse(c.close_ts) < Date.parse(seen)) last!.first = c.close_ts
+    if (c.close_ts.length === 20 && seen.length === 20 ? c.close_ts < seen : parseTimestamp(c.close_ts) < parseTimestamp(seen)) last!.first = c.close_ts
   }
   const noteAsset = (ticker: string) => {
     if (tickers.has(ticker)) return
@@ -74,7 +75,7 @@ export function derivedCatalog(candles: readonly AnyCandle[], known: KnownCatalo
   for (const [name, byInterval] of earliest) {
     let open = Infinity
     for (const [interval, { first: closeTs }] of byInterval) {
-      const t = Date.parse(closeTs) - (isKnownInterval(interval) ? INTERVAL_MS[interval] : 0)
+      const t = parseTimestamp(closeTs) - (isKnownInterval(interval) ? INTERVAL_MS[interval] : 0)
       if (t < open) open = t
     }
     // A close time putCandles refuses leaves no date to take: the batch is refused anyway.

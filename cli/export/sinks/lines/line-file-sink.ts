@@ -5,6 +5,7 @@ import { columnsOf, type Kind } from '../columns.js'
 import { csvHeader, csvLines, parseCsvLine } from './csv-format.js'
 import { OutputError, plannedSeriesKey, seriesKey, type AnyCandle, type Sink } from '../sink.js'
 import { cutPartialLastLine, scanLinesBackward } from './tail-lines.js'
+import { parseTimestamp } from '../../../../src/contract/close-time.js'
 
 /** A line-per-candle format: CSV or JSON Lines. */
 interface LineFormat {
@@ -98,7 +99,7 @@ export function openLineFile(path: string, format: LineFormat, planned: readonly
         throw new OutputError(`${path} is not a ${format.name} file of this export (line ${lineNo} from the end: ${(error as Error).message}); choose another --out`)
       }
       // Later lines of a series come later in the file: the first met from the end is its last.
-      if (wanted.has(entry.key) && !last.has(entry.key)) last.set(entry.key, Date.parse(entry.closeTs))
+      if (wanted.has(entry.key) && !last.has(entry.key)) last.set(entry.key, parseTimestamp(entry.closeTs))
       return last.size === wanted.size
     }, format.quoted)
   } catch (error) {

@@ -2,6 +2,7 @@ import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, rmSyn
 import { join } from 'node:path'
 import { parquetMetadata } from 'hyparquet'
 import type { Series } from '../../plan/series.js'
+import { parseTimestamp } from '../../../../src/contract/close-time.js'
 
 /** The key-value metadata of a part file that names its last close_ts: resume reads only footers. */
 export const LAST_CLOSE_KEY = 'market_candles.last_close_ts'
@@ -41,7 +42,7 @@ function readFooterLast(path: string): number {
     readSync(fd, footer, 0, footer.length, size - footer.length)
     const meta = parquetMetadata(footer)
     const last = meta.key_value_metadata?.find((kv) => kv.key === LAST_CLOSE_KEY)?.value
-    const ms = last === undefined ? Number.NaN : Date.parse(last)
+    const ms = last === undefined ? Number.NaN : parseTimestamp(last)
     if (Number.isNaN(ms)) throw new Error(`no ${LAST_CLOSE_KEY}`)
     return ms
   } finally {

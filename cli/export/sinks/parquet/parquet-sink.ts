@@ -7,6 +7,7 @@ import { DEFAULT_PART_ROWS } from '../../flags/part-rows-flag.js'
 import { ParquetColumns } from './parquet-columns.js'
 import { LAST_CLOSE_KEY, partName, partitionPath, readPartition, type PartitionState } from './parquet-dataset.js'
 import { OutputError, plannedSeriesKey, type AnyCandle, type Sink } from '../sink.js'
+import { parseTimestamp } from '../../../../src/contract/close-time.js'
 
 // hyparquet-writer is loaded with the sink: only a Parquet export pays for it.
 type Writer = typeof import('hyparquet-writer')
@@ -77,7 +78,7 @@ export async function openParquet(
       throw new OutputError(`writing ${path} failed: ${(error as Error).message}`)
     }
     current.nextPart++
-    current.lastStored = Date.parse(last)
+    current.lastStored = parseTimestamp(last)
   }
 
   return {

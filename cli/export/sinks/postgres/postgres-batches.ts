@@ -1,6 +1,6 @@
 import type { Series } from '../../plan/series.js'
 import type { Kind } from '../columns.js'
-import { CopyBinaryWriter } from './postgres-copy-binary.js'
+import { CopyTextWriter } from './postgres-copy-text.js'
 import { plannedSeriesKey, type AnyCandle } from '../sink.js'
 
 /** A page of a batch: its series and its last close_ts (the candles themselves are encoded at once, not kept). */
@@ -16,7 +16,7 @@ interface Waiting extends BatchPage {
 
 interface Gathering {
   seriesKey: string
-  writer: CopyBinaryWriter
+  writer: CopyTextWriter
   pages: Waiting[]
 }
 
@@ -30,12 +30,11 @@ interface Gathering {
  */
 export class PageBatches {
   private readonly waiting: Gathering[] = []
-  private readonly spare: CopyBinaryWriter[] = []
   private running = false
   private failure: { error: unknown } | undefined
 
   /**
-   * @param store stores one batch: its COPY binary data and its pages; resolves once committed
+   * @param store stores one batch: its COPY data and its pages; resolves once committed
    * @param maxPages the most pages in one batch
    */
   constructor(
@@ -54,7 +53,7 @@ export class PageBatches {
       // One series a batch: its rows then go in ascending key order, as one page's do, so two exporters
       // storing the same series wait on each other at most one way, never in a cycle (a deadlock).
       if (last === undefined || last.pages.length >= this.maxPages || last.seriesKey !== seriesKey) {
-        const writer = this.spare.pop() ?? new CopyBinaryWriter(this.kind)
+        const writer = new CopyTextWriter(this.kind)
         writer.begin()
         last = { seriesKey, writer, pages: [] }
         this.waiting.push(last)
@@ -82,8 +81,6 @@ export class PageBatches {
       try {
         if (this.failure) throw this.failure.error
         await this.store(batch.writer.finish(), batch.pages)
-        // Reused only after success: a failed COPY's bytes may still sit in the socket's queue.
-        this.spare.push(batch.writer)
         for (const page of batch.pages) page.resolve()
       } catch (error) {
         this.failure ??= { error }

@@ -8,6 +8,7 @@ import { describePostgresError } from './postgres-errors.js'
 import { PG_TABLES, ensureTable, ident } from './postgres-schema.js'
 import type { PostgresTarget } from './postgres-target.js'
 import { OutputError, plannedSeriesKey, type Sink } from '../sink.js'
+import { parseTimestamp } from '../../../../src/contract/close-time.js'
 
 const UNIQUE_VIOLATION = '23505'
 // Pages the export may hand over before the first is committed; the pages waiting while a batch is
@@ -19,7 +20,7 @@ const MAX_BATCH_PAGES = 16
 
 /**
  * A PostgreSQL database shared by any number of exporters. Pages are stored in batches, each one
- * transaction loaded with one COPY (binary) straight into the table: the pages handed over while a
+ * transaction loaded with one COPY (text) straight into the table: the pages handed over while a
  * batch is being stored go together in the next (see PageBatches), and each write resolves once its
  * batch is committed. When another exporter already stored some of a batch's rows (a unique
  * violation), the batch is loaded again through a temporary table and `INSERT ... ON CONFLICT DO
@@ -63,7 +64,7 @@ export async function openPostgres(target: PostgresTarget, kind: Kind, planned: 
 
   let staged = false
   const copyInto = async (into: string, rows: Buffer) => {
-    const stream = client.query(copyFrom(`COPY ${into} (${columns}) FROM STDIN (FORMAT binary)`))
+    const stream = client.query(copyFrom(`COPY ${into} (${columns}) FROM STDIN (FORMAT text)`))
     stream.end(rows)
     await finished(stream)
   }
@@ -97,7 +98,7 @@ export async function openPostgres(target: PostgresTarget, kind: Kind, planned: 
     }
     for (const { series, lastCloseTs } of pages) {
       const key = plannedSeriesKey(series)
-      const newest = Date.parse(lastCloseTs)
+      const newest = parseTimestamp(lastCloseTs)
       if (!(newest <= (last.get(key) ?? -Infinity))) last.set(key, newest)
     }
   }

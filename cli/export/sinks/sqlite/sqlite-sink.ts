@@ -3,6 +3,7 @@ import type { Kind } from '../columns.js'
 import { loadSqlite } from './load-sqlite.js'
 import { OutputError, type Sink } from '../sink.js'
 import { SqliteRows } from './sqlite-rows.js'
+import { parseTimestamp } from '../../../../src/contract/close-time.js'
 
 // close_ts stays the service's fixed-width text, so text order is time order (resume's max(close_ts)).
 const EXCHANGE_TABLE = `exchange_candles (
@@ -57,7 +58,7 @@ export async function openSqlite(path: string, kind: Kind): Promise<Sink> {
   return {
     lastStored(series: Series) {
       const found = maxOf.get(series.source!, series.interval, series.base, series.quote) as { last: string | null } | undefined
-      return found?.last == null ? undefined : Date.parse(found.last)
+      return found?.last == null ? undefined : parseTimestamp(found.last)
     },
     write(_series, candles) {
       db.exec('BEGIN')

@@ -1,10 +1,10 @@
-import type { ExchangeCandle, KnownInterval } from '../../src/schemas/index.js'
-import type { ExchangeColumns } from '../data/overlay/exchange-columns.js'
-import { derivedCatalog } from '../data/export-files/derived-catalog.js'
-import type { OverlayStore } from '../data/overlay/overlay-store.js'
-import { putColumns } from '../data/overlay/series-edit.js'
+import type { ExchangeCandle, KnownInterval } from '../../../src/schemas/index.js'
+import type { ExchangeColumns } from '../../data/overlay/exchange-columns.js'
+import { derivedCatalog } from '../../data/export-files/derived-catalog.js'
+import type { OverlayStore } from '../../data/overlay/overlay-store.js'
+import { putColumns } from '../../data/overlay/series-edit.js'
 import { columnsPass } from './check-columns.js'
-import type { DataChange } from '../data/arranged-data.js'
+import type { DataChange } from '../../data/arranged-data.js'
 
 /**
  * `load` of runs read as columns: the catalog the data names, every rule over the columns, then

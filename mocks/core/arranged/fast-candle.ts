@@ -1,5 +1,5 @@
-import { parseTimestamp } from '../../src/contract/index.js'
-import type { ExchangeCandle } from '../../src/schemas/index.js'
+import { parseTimestamp } from '../../../src/contract/index.js'
+import type { ExchangeCandle } from '../../../src/schemas/index.js'
 
 /*
  * The common case of a batch row, checked without zod: a plain exchange candle whose close_ts is

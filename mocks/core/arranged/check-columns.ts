@@ -1,7 +1,7 @@
-import { INTERVAL_MS, isKnownInterval } from '../../src/schemas/index.js'
-import { lifetimeOf } from '../data/candle-rules.js'
-import type { ExchangeColumns } from '../data/overlay/exchange-columns.js'
-import type { Catalog } from './arranged/check-candles.js'
+import { INTERVAL_MS, isKnownInterval } from '../../../src/schemas/index.js'
+import { lifetimeOf } from '../../data/candle-rules.js'
+import type { ExchangeColumns } from '../../data/overlay/exchange-columns.js'
+import type { Catalog } from './check-candles.js'
 
 /**
  * Whether loaded runs pass every rule checkCandles applies to their candles (candleProblems: grid,
