@@ -164,9 +164,9 @@ describe('roundSpeed: the roundest speed the Date headers allow', () => {
     [55, 65, 60],
     [110, 130, 120],
     [590, 612, 600],
+    [0, 0.3, 0],
     [1.6, 2.5, 2],
     [1.99, 2.05, 2], // a round speed off the range's middle: still the roundest it holds
-    [1.6, 2.5, 2],
   ])('[%d, %d] -> %d', (low, high, speed) => {
     expect(roundSpeed(low, high)).toBe(speed)
   })
