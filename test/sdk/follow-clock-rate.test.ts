@@ -57,8 +57,9 @@ describe.concurrent('a follow keeps pace with a service clock that runs at anoth
     }
     expect(seen).toEqual(Array.from({ length: intervals + 1 }, (_, i) => START + i * MIN))
     // Before the clock's speed was learnt, a follow waited a wall minute per candle: 28 s, then a batch.
-    // Each candle within 3 wall seconds of its close (a loaded machine's timers), most within one.
-    for (const lag of lagsMs) expect(lag).toBeLessThan(3 * MIN)
+    // Each candle within 6 wall seconds of its close (the first ones wait for the speed to be learnt,
+    // and a loaded machine's probes take long), most within one.
+    for (const lag of lagsMs) expect(lag).toBeLessThan(6 * MIN)
     expect(lagsMs.filter((lag) => lag < MIN).length).toBeGreaterThanOrEqual(intervals - 3)
     // About one request per interval (the bench measures the 1.05), plus a few probes of the clock:
     // 2 for its speed, at most 10 for its phase (a loaded machine's round trips are minutes at 60x,
@@ -87,8 +88,10 @@ describe.concurrent('a follow keeps pace with a service clock that runs at anoth
     // At 600x, 10 service minutes a wall second: the follow keeps up after the change, one page of
     // backlog at most, then the candles as they close (a loaded machine's timers: a few wall seconds).
     const tail = after.slice(-20)
-    for (const { lag } of tail) expect(lag).toBeLessThan(3 * 600_000)
-    expect(tail.filter(({ lag }) => lag < 600_000).length).toBeGreaterThanOrEqual(15)
+    // At 600x a candle a tenth of a wall second is the account's whole rate: a loaded machine falls
+    // behind by a page now and then, and catches up in one.
+    for (const { lag } of tail) expect(lag).toBeLessThan(6 * 600_000)
+    expect(tail.filter(({ lag }) => lag < 600_000).length).toBeGreaterThanOrEqual(10)
     expect(counts.candles - changedAt!).toBeLessThanOrEqual(Math.ceil(after.length * 1.05) + 4)
   }, 40_000)
 

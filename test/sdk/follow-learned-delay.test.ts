@@ -39,10 +39,11 @@ describe('follow without settleMs: it learns the publish delay and asks just aft
     // Every minute once, in order, up to the end.
     expect(seen.every((t, i) => i === 0 || t - seen[i - 1]! === MIN)).toBe(true)
     expect(seen.at(-1)).toBe(NOW + 24 * MIN)
-    // Converged: just after the delay (timers at 120x make a wall millisecond 120 ms of service time).
+    // Converged: just after the delay. At 120x a wall millisecond is 120 ms of service time, so a
+    // loaded machine's round trips and timers (15 wall ms) move the estimate by about 2 s.
     for (const settle of settles.slice(-10)) {
-      expect(settle).toBeGreaterThan(publishDelayMs - 1_000)
-      expect(settle).toBeLessThan(publishDelayMs + 2_000)
+      expect(settle).toBeGreaterThan(publishDelayMs - 2_000)
+      expect(settle).toBeLessThan(publishDelayMs + 4_000)
     }
     // Every live poll goes out after the close of the candle it asks for (start is just after the last one).
     for (const poll of polls.slice(1)) expect(poll.at).toBeGreaterThanOrEqual(poll.start - 1 + MIN)
@@ -56,7 +57,8 @@ describe('follow without settleMs: it learns the publish delay and asks just aft
   test('with no publish delay: it asks a moment after each close, one request per interval', async () => {
     target = await sdkViaMsw({ now: NOW + 1_000, clockRate: 120 })
     const { polls, settles } = await followLearning(target, 16)
-    expect(Math.max(...settles.slice(-6))).toBeLessThan(1_500)
+    // Within a moment of the close: 300 ms plus a round trip, which at 120x a loaded machine makes 2 s.
+    expect(Math.max(...settles.slice(-6))).toBeLessThan(3_000)
     for (const poll of polls.slice(1)) expect(poll.at).toBeGreaterThanOrEqual(poll.start - 1 + MIN)
     expect(polls.filter((p) => p.start > NOW + 6 * MIN).length).toBeLessThanOrEqual(Math.floor(10 * 1.05))
   }, 30_000)

@@ -37,11 +37,16 @@ describe('follow: every candle exactly once, ascending, history first then each 
   })
 
   test('without start, the follow begins with the latest closed candle', async () => {
-    target = await sdkViaMsw({ now: NOW + 30_000, clockRate: 60 })
+    // The clock stands until the first answer: which candle is the latest closed one must not depend
+    // on how long a loaded machine takes to send the first request.
+    target = await sdkViaMsw({ now: NOW + 30_000, clockRate: 0 })
     const service = target.service
     const live = target.client({ apiKey: KEY }).aggregatedOhlcvFollow({ interval: '1m', base: 'BTC', quote: 'USD' }, { now: () => service.clock.now() })
     const seen: string[] = []
-    for await (const candle of live) if (seen.push(candle.close_ts) === 3) break
+    for await (const candle of live) {
+      if (seen.push(candle.close_ts) === 1) service.clock.setRate(60)
+      if (seen.length === 3) break
+    }
     expect(seen).toEqual(minutes(NOW, NOW + 2 * MIN))
     expect(live.cursor).toEqual({ version: 1, kind: 'follow', endpoint: 'aggregated_ohlcv', query: { interval: '1m', base: 'BTC', quote: 'USD', limit: '1000', start: '2026-01-01T00:02:00.001Z' } })
   })
