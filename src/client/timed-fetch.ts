@@ -35,15 +35,19 @@ export class ExchangeTimeout extends Error {
 export async function timedFetch(fetchFn: typeof fetch, request: TimedRequest, onHeaders: (response?: Response) => void): Promise<TimedAnswer> {
   const { signal, timeout } = request
   const controller = new AbortController()
-  const onAbort = () => controller.abort(signal!.reason)
+  // Settles (rejects) when the exchange is given up on: the race below needs no fetch's cooperation,
+  // nor a listener of its own on any signal.
+  let stop!: (reason: unknown) => void
+  const stopped = new Promise<never>((_, reject) => (stop = reject))
+  stopped.catch(() => {})
+  const giveUp = (reason: unknown) => {
+    controller.abort(reason)
+    stop(reason)
+  }
+  const onAbort = () => giveUp(signal!.reason)
   if (signal?.aborted) onAbort()
   else signal?.addEventListener('abort', onAbort, { once: true })
-  const timer = timeout === false ? undefined : setTimeout(() => controller.abort(new ExchangeTimeout()), timeout)
-  const stopped = new Promise<never>((_, reject) => {
-    if (controller.signal.aborted) reject(controller.signal.reason)
-    else controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true })
-  })
-  stopped.catch(() => {})
+  const timer = timeout === false ? undefined : setTimeout(() => giveUp(new ExchangeTimeout()), timeout)
   let fetching: Promise<Response> | undefined
   try {
     let response: Response | undefined
