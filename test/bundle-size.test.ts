@@ -12,13 +12,14 @@ import { describe, expect, test } from 'vitest'
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const pkg = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8'))
 /**
- * 21 KB, in esbuild's units (1 KB = 1024 bytes). It was 16 KB until the client gained the follow
+ * 24 KB, in esbuild's units (1 KB = 1024 bytes). It was 16 KB until the client gained the follow
  * methods (3.7 KB gzip of it) beside walk gaps, 18 KB until follows rode out outages, told their
  * state and learnt the publish delay (1.4 KB of it), and 19 KB until the client read every answer
  * interface.md permits (D13: the close-time module, pages rebuilt canonical, error bodies of any
- * shape; 1.6 KB of it).
+ * shape; 1.6 KB of it), and 21 KB until follows learnt the service clock's speed and phase from its
+ * Date headers and limiters learnt an account's room from 429s alone (2.2 KB of it).
  */
-const BUDGET_BYTES = 21 * 1024
+const BUDGET_BYTES = 24 * 1024
 
 function bundle(contents: string): { minified: string; gzipBytes: number } {
   const { outputFiles } = buildSync({
@@ -45,7 +46,7 @@ describe('the SDK bundle for the browser', () => {
     expect(built.minified).not.toContain('market_candles_')
   })
 
-  test(`import { createClient } from 'market-candles', minified and gzipped, stays within 19 KB (${BUDGET_BYTES} bytes)`, () => {
+  test(`import { createClient } from 'market-candles', minified and gzipped, stays within 24 KB (${BUDGET_BYTES} bytes)`, () => {
     expect(built.gzipBytes).toBeLessThanOrEqual(BUDGET_BYTES)
   })
 

@@ -166,6 +166,7 @@ describe('roundSpeed: the roundest speed the Date headers allow', () => {
     [590, 612, 600],
     [0, 0.3, 0],
     [1.6, 2.5, 2],
+    [1.99, 2.05, 2], // a round speed off the range's middle: still the roundest it holds
   ])('[%d, %d] -> %d', (low, high, speed) => {
     expect(roundSpeed(low, high)).toBe(speed)
   })

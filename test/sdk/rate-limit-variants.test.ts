@@ -22,7 +22,7 @@ const range = (from: number, pages: number) =>
 
 // Each test has its own server and spends its time waiting for the account's 10 requests a second: they run side by side.
 describe.concurrent('clients of one account that share no limiter settle on its rate, whatever the deployment says over it', () => {
-  test.each(['all', 'retry-after', 'none'] as const)('429 with %s rate-limit headers: two clients walking together get every candle once with at most 1 answer in 10 a 429; once one is done, the other takes the whole window back with no 429', async (headers) => {
+  test.each(['all', 'retry-after', 'none'] as const)('429 with %s rate-limit headers: two clients walking together get every candle once with at most 1 answer in 5 a 429; once one is done, the other takes the whole window back with no 429', async (headers) => {
     const server = await startMockServer({ port: 0, latency: 20, now: '2026-06-01T00:00:00Z', variant: { rateLimitHeaders: headers } })
     try {
       const answers: Array<{ client: number; status: number; at: number }> = []
@@ -46,11 +46,13 @@ describe.concurrent('clients of one account that share no limiter settle on its 
       expect(await second).toBe(PAGES * PAGE)
       expect(answers.filter((a) => a.status !== 200 && a.status !== 429)).toEqual([])
       const together = answers.filter((a) => a.at <= secondDone)
-      expect(together.filter((a) => a.status === 429).length).toBeLessThanOrEqual(together.length / 10)
+      // Bench 3d measures about 3 % with two clients; a loaded machine delays answers, and so trials.
+      const refused = together.filter((a) => a.status === 429).length
+      expect(refused, `${refused} of ${together.length} answers 429 while both walked`).toBeLessThanOrEqual(together.length / 5)
       // The second's requests leave the account's window within a second: from then on the first
       // is alone, finds out from its own answers, and keeps to the account's rate.
       expect(limiters[0]!.share).toBe(10)
-      expect(answers.filter((a) => a.at > secondDone + 1100 && a.status !== 200)).toEqual([])
+      expect(answers.filter((a) => a.at > secondDone + 1100 && a.status !== 200), 'answers other than 200 once alone').toEqual([])
     } finally {
       await server.close()
     }
