@@ -70,7 +70,8 @@ describe('follow: signal aborts, break stops cleanly, and nothing is left runnin
       },
       fetch: (input, init) => fetch(input, { method: init?.method, headers: init?.headers }),
     })
-    const END = NOW + 30 * MIN
+    // 40 minutes at 240x: ten wall seconds, room for twenty closes after a loaded machine's slow start.
+    const END = NOW + 40 * MIN
     const series = PAIRS.flatMap((pair) => {
       const [base, quote] = pair.split('/') as [string, string]
       return [
