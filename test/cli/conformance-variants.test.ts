@@ -5,7 +5,7 @@
  * 1). The reference itself passes both ways. A deployment that breaks interface.md (the issue's:
  * the python stack, dropping the sub-microsecond digits of `start`) exits 1 both ways.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { runConformance } from '../../cli/conformance/index.js'
 import { createMockService, SERVICE_VARIANTS, type MockService, type ServiceVariant } from '../../mocks/index.js'
 import { startMockServer } from '../../mocks/server/index.js'
+import { startServe, type ServeProcess } from '../support/child-process.js'
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url))
 const DIR = mkdtempSync(join(tmpdir(), 'conformance-variants-'))
@@ -70,26 +71,15 @@ function expectedDifferences(v: ServiceVariant): Record<string, string[]> {
 /** Rules that may skip: the counting rules read usage from RateLimit-* (absent in some variants), or a loaded machine. */
 const mayBeInconclusive = (rule: any) => /^inconclusive: /.test(rule.reason)
 
-let serve: ChildProcess
+let serve: ServeProcess | undefined
 let url: string
 const defaultRuns = new Map<string, Promise<Run>>()
 const strictRuns = new Map<string, Promise<Run>>()
 let brokenRuns: Promise<{ run: Run; strict: Run }>
 
 beforeAll(async () => {
-  serve = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--now', '2025-01-01T00:00:00Z'], { stdio: ['ignore', 'pipe', 'inherit'] })
-  url = await new Promise<string>((resolve, reject) => {
-    let out = ''
-    const timer = setTimeout(() => reject(new Error('serve printed no URL in 20 s')), 20_000)
-    serve.stdout!.on('data', (d) => {
-      out += d
-      const line = /^listening on (\S+)$/m.exec(out)
-      if (line) {
-        clearTimeout(timer)
-        resolve(line[1]!)
-      }
-    })
-  })
+  serve = await startServe(process.execPath, [CLI, 'serve', '--port', '0', '--now', '2025-01-01T00:00:00Z'])
+  url = serve.url
   // Two sessions per variant (one per run: each run reads its account's usage alone), each set as a
   // user would: PUT /_sessions/NAME/_mock/variant.
   for (const name of Object.keys(SERVICE_VARIANTS)) {
@@ -111,8 +101,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.allSettled([...defaultRuns.values(), ...strictRuns.values(), brokenRuns])
-  serve?.kill('SIGTERM')
-  if (serve && serve.exitCode === null) await once(serve, 'exit')
+  await serve?.stop()
   rmSync(DIR, { recursive: true, force: true })
 })
 
