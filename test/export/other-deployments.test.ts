@@ -97,7 +97,8 @@ const RESUMES: Array<['jsonl' | 'csv' | 'sqlite', string]> = [
 
 const slugOf = (name: string) => name.replace(/\W+/g, '-')
 
-describe('export from another deployment: the same output as from the reference (D13)', () => {
+// A test runs up to four exports (the reference's among them): room for a loaded machine.
+describe('export from another deployment: the same output as from the reference (D13)', { timeout: 90_000 }, () => {
   const LINES: Array<[string, string, 'jsonl' | 'csv', string[]]> = [
     ...JSONL_EVERYWHERE.flatMap((name): Array<[string, string, 'jsonl', string[]]> => [[name, 'JSON Lines', 'jsonl', EXCHANGE], [name, 'JSON Lines, aggregated', 'jsonl', AGGREGATED]]),
     [BY_FORMAT.csv, 'CSV', 'csv', EXCHANGE],
