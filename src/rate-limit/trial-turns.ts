@@ -24,7 +24,7 @@ export const TURN = { ms: 8000, after: 50, minStepMs: 40, stepRoundTrips: 1.5 }
  *   go round: 4 clients hold 3, 3, 2, 2 in one turn and 2, 2, 3, 3 in the next.
  * - A limiter trials at most one beyond what it held before the turn, unless every trial of its
  *   turn before passed (room was left: others may have gone).
- * A refused trial ends the limiter's trials for the turn: at most one 429 per limiter per turn.
+ * A refused trial ends the limiter's trials for the turn: at most one refused trial per limiter per turn.
  */
 export class TrialTurns {
   /** A 429 was met since the probe: trials wait for turns. */
@@ -56,13 +56,16 @@ export class TrialTurns {
     const wall = this.#wall()
     if (wall < this.#nextTurn) return 0
     const passedAll = !this.#refused
+    // Kept what it held and was refused one more: the share is even with the others' (2 clients: 5
+    // and 5), nothing goes round, and giving back would only leave a place empty for a while.
+    const even = !passedAll && share === this.#held
     this.#refused = false
     this.#done = false
     this.#turnAt = Math.floor(wall / TURN.ms) * TURN.ms
     this.#nextTurn = this.#turnAt + TURN.ms
     this.#held = share
     this.#cap = passedAll ? Infinity : share + 1
-    return share >= 2 && share < limit ? 1 : 0
+    return share >= 2 && share < limit && !even ? 1 : 0
   }
 
   /**
