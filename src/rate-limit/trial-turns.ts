@@ -56,16 +56,13 @@ export class TrialTurns {
     const wall = this.#wall()
     if (wall < this.#nextTurn) return 0
     const passedAll = !this.#refused
-    // Kept what it held and was refused one more: the share is even with the others' (2 clients: 5
-    // and 5), nothing goes round, and giving back would only leave a place empty for a while.
-    const even = !passedAll && share === this.#held
     this.#refused = false
     this.#done = false
     this.#turnAt = Math.floor(wall / TURN.ms) * TURN.ms
     this.#nextTurn = this.#turnAt + TURN.ms
     this.#held = share
     this.#cap = passedAll ? Infinity : share + 1
-    return share >= 2 && share < limit && !even ? 1 : 0
+    return share >= 2 && share < limit ? 1 : 0
   }
 
   /**
