@@ -1,4 +1,4 @@
-import type { RequestOptions } from '../client/request-options.js'
+import type { RequestOptions } from '../client/options/request-options.js'
 import { throwIfAborted } from '../internal/abort.js'
 import { checkKnownKeys } from '../internal/known-keys.js'
 import { concurrentPages, type Coverage } from './concurrent-pages.js'

@@ -1,10 +1,10 @@
-import type { EndpointName } from '../contract/index.js'
-import { QUERY_FIELDS, checkWireQuery } from '../contract/wire-query-check.js'
-import { InvalidParamsError } from '../errors/index.js'
-import type { ValidationIssue } from '../schemas/index.js'
+import type { EndpointName } from '../../contract/index.js'
+import { QUERY_FIELDS, checkWireQuery } from '../../contract/wire-query-check.js'
+import { InvalidParamsError } from '../../errors/index.js'
+import type { ValidationIssue } from '../../schemas/index.js'
 
 // One DateInput for the SDK and the reference service.
-export type { DateInput } from '../contract/index.js'
+export type { DateInput } from '../../contract/index.js'
 
 const TIME_PARAMS = new Set(['start', 'end'])
 

@@ -1,6 +1,6 @@
 import { checkTimeout } from './timeout-option.js'
 import { checkHeaders } from './headers-option.js'
-import { checkKnownKeys } from '../internal/known-keys.js'
+import { checkKnownKeys } from '../../internal/known-keys.js'
 
 /**
  * Options every request method takes, over the client's defaults.

@@ -1,4 +1,4 @@
-import type { ValidationIssue } from '../schemas/index.js'
+import type { ValidationIssue } from '../../schemas/index.js'
 
 const MAX_TEXT = 200
 

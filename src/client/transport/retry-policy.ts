@@ -1,4 +1,4 @@
-import { APIConnectionError, APIError, RateLimitError } from '../errors/index.js'
+import { APIConnectionError, APIError, RateLimitError } from '../../errors/index.js'
 
 /** How failed requests are retried. Every request is a GET, so a retry is always safe. */
 export interface RetryOptions {

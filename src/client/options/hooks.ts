@@ -1,4 +1,4 @@
-import type { EndpointName } from '../contract/index.js'
+import type { EndpointName } from '../../contract/index.js'
 
 /** What every hook event says about its request. Headers, and so the API key, are never in it. */
 export interface RequestEvent {

@@ -1,5 +1,5 @@
-import { API_KEY_HEADER, DEFAULT_BASE_URL, ENDPOINTS, type EndpointName } from '../contract/endpoints.js'
-import type { ResponseOf } from '../contract/index.js'
+import { API_KEY_HEADER, DEFAULT_BASE_URL, ENDPOINTS, type EndpointName } from '../../contract/endpoints.js'
+import type { ResponseOf } from '../../contract/index.js'
 import {
   APIConnectionError,
   APIError,
@@ -8,17 +8,17 @@ import {
   RateLimitError,
   ResponseValidationError,
   type RequestInfo,
-} from '../errors/index.js'
-import { abortError, sleep, throwIfAborted } from '../internal/abort.js'
-import { markCloseTimesChecked } from '../internal/checked-close-times.js'
-import type { ReleaseSlot, SlotLimiter } from '../rate-limit/slot-limiter.js'
-import { checkShape } from '../schemas/wire-shape.js'
-import { RESPONSE_SHAPES } from '../schemas/wire-shapes.js'
+} from '../../errors/index.js'
+import { abortError, sleep, throwIfAborted } from '../../internal/abort.js'
+import { markCloseTimesChecked } from '../../internal/checked-close-times.js'
+import type { ReleaseSlot, SlotLimiter } from '../../rate-limit/slot-limiter.js'
+import { checkShape } from '../../schemas/wire-shape.js'
+import { RESPONSE_SHAPES } from '../../schemas/wire-shapes.js'
 import { errorDetailOf } from './error-detail.js'
-import type { ClientHooks, RequestEvent } from './hooks.js'
-import type { LevelLogger } from './logger.js'
+import type { ClientHooks, RequestEvent } from '../options/hooks.js'
+import type { LevelLogger } from '../options/logger.js'
 import { redact, safeCause } from './redact.js'
-import type { RequestOptions } from './request-options.js'
+import type { RequestOptions } from '../options/request-options.js'
 import { rateLimitDelay, retryDelay, type RetryPolicy } from './retry-policy.js'
 import { ExchangeTimeout, timedFetch } from './timed-fetch.js'
 import { userAgent } from './user-agent.js'

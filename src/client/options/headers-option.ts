@@ -1,4 +1,4 @@
-import { API_KEY_HEADER } from '../contract/endpoints.js'
+import { API_KEY_HEADER } from '../../contract/endpoints.js'
 
 /**
  * Checks a `headers` option (client or request): a plain object of string values. The key header is

@@ -1,4 +1,4 @@
-import type { AggregatedOhlcvQuery, AggregatedPairsQuery, ExchangeOhlcvQuery, ExchangePairsQuery } from '../contract/index.js'
+import type { AggregatedOhlcvQuery, AggregatedPairsQuery, ExchangeOhlcvQuery, ExchangePairsQuery } from '../../contract/index.js'
 import type { DateInput } from './to-wire-query.js'
 
 /** `start`/`end` as a `Date`, epoch milliseconds or an ISO 8601 string. */
