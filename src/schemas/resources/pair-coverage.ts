@@ -1,5 +1,5 @@
 import * as z from 'zod/mini'
-import { timestampSchema } from './timestamp.js'
+import { timestampSchema } from '../values/timestamp.js'
 
 /**
  * A pair coverage entry (`GET /v1/exchange_pairs`, `GET /v1/aggregated_pairs`). The timestamps

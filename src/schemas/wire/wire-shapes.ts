@@ -4,8 +4,8 @@
  * zod; test/schemas/wire-shapes.test.ts reads the same shapes off the zod schemas and fails on
  * any difference.
  */
-import type { EndpointName } from '../contract/endpoints.js'
-import { ASSET_TYPES, FLAGS, INTERVALS, METHODS, openEnumMessage } from './known-values.js'
+import type { EndpointName } from '../../contract/endpoints.js'
+import { ASSET_TYPES, FLAGS, INTERVALS, METHODS, openEnumMessage } from '../values/known-values.js'
 import type { Shape } from './wire-shape.js'
 
 // zod's own pattern for z.iso.date() (the test compares them).

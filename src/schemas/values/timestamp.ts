@@ -1,5 +1,5 @@
 import * as z from 'zod/mini'
-import { canonicalTimestamp, parseTimestamp, timestampProblem } from '../contract/close-time.js'
+import { canonicalTimestamp, parseTimestamp, timestampProblem } from '../../contract/close-time.js'
 
 /**
  * An ISO 8601 UTC datetime (interface.md), read in any form a deployment may write it (D13): `Z`

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini'
-import { dateSchema } from './timestamp.js'
+import { dateSchema } from '../values/timestamp.js'
 
 /**
  * An exchange, as listed by `GET /v1/exchanges`.

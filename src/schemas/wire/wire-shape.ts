@@ -1,4 +1,4 @@
-import { canonicalTimestamp, isCanonicalTimestamp, timestampProblem } from '../contract/close-time.js'
+import { canonicalTimestamp, isCanonicalTimestamp, timestampProblem } from '../../contract/close-time.js'
 
 /*
  * A light description of a JSON value's shape and its checker: what the SDK validates 200 bodies

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini'
-import { ASSET_TYPES } from './known-values.js'
-import { openEnum } from './open-enum.js'
+import { ASSET_TYPES } from '../values/known-values.js'
+import { openEnum } from '../values/open-enum.js'
 
-export { ASSET_TYPES, isKnownAssetType } from './known-values.js'
+export { ASSET_TYPES, isKnownAssetType } from '../values/known-values.js'
 
 /** `"CRYPTO"`, `"FIAT"`, `"STABLECOIN"`, or a newer value from the service. */
 export const assetTypeSchema = openEnum(ASSET_TYPES)

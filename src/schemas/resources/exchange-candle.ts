@@ -1,7 +1,7 @@
 import * as z from 'zod/mini'
-import { flagSchema } from './flag.js'
-import { intervalSchema } from './interval.js'
-import { timestampSchema } from './timestamp.js'
+import { flagSchema } from '../values/flag.js'
+import { intervalSchema } from '../values/interval.js'
+import { timestampSchema } from '../values/timestamp.js'
 
 /**
  * One raw candle of one exchange (`GET /v1/exchange_ohlcv`).

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini'
-import { flagSchema } from './flag.js'
-import { intervalSchema } from './interval.js'
-import { methodSchema } from './method.js'
-import { timestampSchema } from './timestamp.js'
+import { flagSchema } from '../values/flag.js'
+import { intervalSchema } from '../values/interval.js'
+import { methodSchema } from '../values/method.js'
+import { timestampSchema } from '../values/timestamp.js'
 
 /**
  * One candle of the cross-exchange combined series (`GET /v1/aggregated_ohlcv`).
