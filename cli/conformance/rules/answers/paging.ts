@@ -1,9 +1,9 @@
-import type { Answer } from '../prober.js'
-import { HOUR, iso } from '../facts.js'
-import { instantOf } from '../instant.js'
-import { about, type Rule } from '../rule.js'
-import { IFACE, type Source } from '../sources.js'
-import { eachEndpoint } from './each-endpoint.js'
+import type { Answer } from '../../prober.js'
+import { HOUR, iso } from '../../facts.js'
+import { instantOf } from '../../instant.js'
+import { about, type Rule } from '../../rule.js'
+import { IFACE, type Source } from '../../sources.js'
+import { eachEndpoint } from '../shared/each-endpoint.js'
 
 const list = (closes: readonly number[]) => (closes.length === 0 ? '[]' : closes.map(iso).join(', '))
 const same = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((t, i) => t === b[i])

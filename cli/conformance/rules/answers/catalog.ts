@@ -1,8 +1,8 @@
-import type { Coverage } from '../facts.js'
-import { HOUR, iso } from '../facts.js'
-import { instantOf, midnightOf } from '../instant.js'
-import { about, show, type Rule } from '../rule.js'
-import { DECISION, IFACE } from '../sources.js'
+import type { Coverage } from '../../facts.js'
+import { HOUR, iso } from '../../facts.js'
+import { instantOf, midnightOf } from '../../instant.js'
+import { about, show, type Rule } from '../../rule.js'
+import { DECISION, IFACE } from '../../sources.js'
 
 const ms = instantOf
 

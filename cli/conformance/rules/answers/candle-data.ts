@@ -1,7 +1,7 @@
-import { badExchanges, negativeVolume, offGrid, ohlcOutOfOrder, unknownContributors } from '../candle-invariants.js'
-import { about, type Rule, type RuleContext } from '../rule.js'
-import { DECISION, IFACE, type Source } from '../sources.js'
-import { candlePages, type CandlePage } from './candle-pages.js'
+import { badExchanges, negativeVolume, offGrid, ohlcOutOfOrder, unknownContributors } from '../../candle-invariants.js'
+import { about, type Rule, type RuleContext } from '../../rule.js'
+import { DECISION, IFACE, type Source } from '../../sources.js'
+import { candlePages, type CandlePage } from '../shared/candle-pages.js'
 
 /**
  * Applies `problem` to every candle of `pages` and records each distinct candle that breaks it,

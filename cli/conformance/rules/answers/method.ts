@@ -1,8 +1,8 @@
-import type { Coverage } from '../facts.js'
-import { HOUR, iso } from '../facts.js'
-import { instantOf } from '../instant.js'
-import { about, type Rule } from '../rule.js'
-import { IFACE } from '../sources.js'
+import type { Coverage } from '../../facts.js'
+import { HOUR, iso } from '../../facts.js'
+import { instantOf } from '../../instant.js'
+import { about, type Rule } from '../../rule.js'
+import { IFACE } from '../../sources.js'
 
 /** The only aggregation methodology interface.md names. */
 const METHOD = 'omm_vwap_v1'

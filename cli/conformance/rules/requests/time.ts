@@ -1,7 +1,7 @@
-import { iso } from '../facts.js'
-import { about, type Rule } from '../rule.js'
-import { DECISION, IFACE } from '../sources.js'
-import { eachEndpoint } from './each-endpoint.js'
+import { iso } from '../../facts.js'
+import { about, type Rule } from '../../rule.js'
+import { DECISION, IFACE } from '../../sources.js'
+import { eachEndpoint } from '../shared/each-endpoint.js'
 
 /** `t` shifted by `sign` times the smallest step of `digits` fractional digits, written with exactly those digits. */
 function shifted(t: number, digits: number, sign: 1 | -1): string {

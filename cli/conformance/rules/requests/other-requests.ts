@@ -1,5 +1,5 @@
-import { about, type Rule } from '../rule.js'
-import { DECISION } from '../sources.js'
+import { about, type Rule } from '../../rule.js'
+import { DECISION } from '../../sources.js'
 
 /** Unknown paths are 404 Not Found (a trailing slash too); another method on a known path is 405 with Allow: GET (D12). */
 export const otherRequests: Rule = {

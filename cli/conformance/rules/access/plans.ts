@@ -1,9 +1,9 @@
-import { describeDuration, parseDuration, type CandleEndpointName } from '../../../src/contract/index.js'
-import { demoPlans, type Plan } from '../../../mocks/data/accounts.js'
-import { HOUR, iso } from '../facts.js'
-import type { KeyRef } from '../keys.js'
-import { about, Skip, type Rule, type RuleContext } from '../rule.js'
-import { DECISION, IFACE } from '../sources.js'
+import { describeDuration, parseDuration, type CandleEndpointName } from '../../../../src/contract/index.js'
+import { demoPlans, type Plan } from '../../../../mocks/data/accounts.js'
+import { HOUR, iso } from '../../facts.js'
+import type { KeyRef } from '../../keys.js'
+import { about, Skip, type Rule, type RuleContext } from '../../rule.js'
+import { DECISION, IFACE } from '../../sources.js'
 
 const ENDPOINTS: CandleEndpointName[] = ['exchange_ohlcv', 'aggregated_ohlcv']
 

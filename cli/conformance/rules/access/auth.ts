@@ -1,7 +1,7 @@
-import { about, type Rule } from '../rule.js'
-import type { Answer } from '../prober.js'
-import { DECISION, IFACE } from '../sources.js'
-import { eachEndpoint } from './each-endpoint.js'
+import { about, type Rule } from '../../rule.js'
+import type { Answer } from '../../prober.js'
+import { DECISION, IFACE } from '../../sources.js'
+import { eachEndpoint } from '../shared/each-endpoint.js'
 
 const detailOf = (a: Answer) => (a.body as { detail?: unknown } | undefined)?.detail
 

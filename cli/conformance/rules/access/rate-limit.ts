@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { Answer } from '../prober.js'
-import { about, type Rule } from '../rule.js'
-import { DECISION, IFACE } from '../sources.js'
-import { candlePages } from './candle-pages.js'
+import type { Answer } from '../../prober.js'
+import { about, type Rule } from '../../rule.js'
+import { DECISION, IFACE } from '../../sources.js'
+import { candlePages } from '../shared/candle-pages.js'
 
 const RATE_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'] as const
 const int = (a: Answer, name: string) => (/^\d+$/.test(a.headers[name] ?? '') ? Number(a.headers[name]) : undefined)

@@ -1,7 +1,8 @@
-import type { CandleEndpointName } from '../../../src/contract/index.js'
-import { Skip, type RuleContext } from '../rule.js'
+import type { CandleEndpointName } from '../../../../src/contract/index.js'
+import { Skip, type RuleContext } from '../../rule.js'
 
-const CANDLE_ENDPOINTS: CandleEndpointName[] = ['exchange_ohlcv', 'aggregated_ohlcv']
+/** The two candle endpoints, in the order the rules check them. */
+export const CANDLE_ENDPOINTS: readonly CandleEndpointName[] = ['exchange_ohlcv', 'aggregated_ohlcv']
 
 /**
  * Runs `check` on both candle endpoints. One the key cannot reach is left out; the rule is skipped

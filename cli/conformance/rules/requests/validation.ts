@@ -1,8 +1,8 @@
-import type { Answer } from '../prober.js'
-import { about, type Rule } from '../rule.js'
-import { DECISION, IFACE, type Source } from '../sources.js'
-import { HOUR, iso } from '../facts.js'
-import { instantOf } from '../instant.js'
+import type { Answer } from '../../prober.js'
+import { about, type Rule } from '../../rule.js'
+import { DECISION, IFACE, type Source } from '../../sources.js'
+import { HOUR, iso } from '../../facts.js'
+import { instantOf } from '../../instant.js'
 
 interface Issue {
   type?: unknown

@@ -1,8 +1,8 @@
-import { createOpenApiCheck, type AnswerProblems } from '../openapi-check.js'
-import type { Answer } from '../prober.js'
-import { about, type Rule } from '../rule.js'
-import { DECISION, IFACE, type Source } from '../sources.js'
-import { candlePages } from './candle-pages.js'
+import { createOpenApiCheck, type AnswerProblems } from '../../openapi-check.js'
+import type { Answer } from '../../prober.js'
+import { about, type Rule } from '../../rule.js'
+import { DECISION, IFACE, type Source } from '../../sources.js'
+import { candlePages } from '../shared/candle-pages.js'
 
 /** Each kind of problem, its source and how a finding about it reads. */
 const KINDS: Array<[keyof AnswerProblems, Source, string, string]> = [

@@ -1,8 +1,8 @@
-import type { CandleEndpointName } from '../../../src/contract/index.js'
-import type { Answer } from '../prober.js'
-import type { KeyRef } from '../keys.js'
-import { about, type Rule, type RuleContext } from '../rule.js'
-import { DECISION, IFACE, type Source } from '../sources.js'
+import type { CandleEndpointName } from '../../../../src/contract/index.js'
+import type { Answer } from '../../prober.js'
+import type { KeyRef } from '../../keys.js'
+import { about, type Rule, type RuleContext } from '../../rule.js'
+import { DECISION, IFACE, type Source } from '../../sources.js'
 
 const UNPACED = { paced: false }
 

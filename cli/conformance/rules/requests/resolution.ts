@@ -1,6 +1,6 @@
-import type { Answer } from '../prober.js'
-import { about, type Rule } from '../rule.js'
-import { DECISION, IFACE, type Source } from '../sources.js'
+import type { Answer } from '../../prober.js'
+import { about, type Rule } from '../../rule.js'
+import { DECISION, IFACE, type Source } from '../../sources.js'
 
 const hasDetail = (a: Answer) => typeof (a.body as { detail?: unknown } | undefined)?.detail === 'string'
 

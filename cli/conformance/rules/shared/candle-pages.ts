@@ -1,8 +1,7 @@
-import type { CandleEndpointName } from '../../../src/contract/index.js'
-import type { Answer } from '../prober.js'
-import { Skip, type RuleContext } from '../rule.js'
-
-const CANDLE_ENDPOINTS: CandleEndpointName[] = ['exchange_ohlcv', 'aggregated_ohlcv']
+import type { CandleEndpointName } from '../../../../src/contract/index.js'
+import type { Answer } from '../../prober.js'
+import { Skip, type RuleContext } from '../../rule.js'
+import { CANDLE_ENDPOINTS } from './each-endpoint.js'
 
 /** A candle array the run received, with the interval its request asked for. */
 export interface CandlePage {
