@@ -1,5 +1,5 @@
-import { formatTimestamp } from '../../../src/contract/index.js'
-import type { AnyCandle } from '../../../src/schemas/index.js'
+import { formatTimestamp } from '../../../../src/contract/index.js'
+import type { AnyCandle } from '../../../../src/schemas/index.js'
 import { AGGREGATED_COLUMNS, EXCHANGE_COLUMNS, PRICE_COLUMNS, type Kind } from './columns.js'
 
 /*

@@ -1,8 +1,8 @@
-import { formatTimestamp } from '../../../src/contract/index.js'
-import type { AnyCandle } from '../../../src/schemas/index.js'
-import { RowProblem, candleFromRow } from './candle-row.js'
-import { LoadError } from './load-error.js'
-import { nodeBuiltin } from './node-builtins.js'
+import { formatTimestamp } from '../../../../src/contract/index.js'
+import type { AnyCandle } from '../../../../src/schemas/index.js'
+import { RowProblem, candleFromRow } from '../rows/candle-row.js'
+import { LoadError } from '../load-error.js'
+import { nodeBuiltin } from '../node-builtins.js'
 
 /** The folder keys of a series, Hive style: `exchange=bitstamp/base=BTC/quote=USD/interval=1m` (or `method=...`). */
 const SERIES_KEYS = ['base', 'quote', 'interval'] as const

@@ -1,6 +1,6 @@
-import type { AnyCandle } from '../../../src/schemas/index.js'
-import { candleFromRow } from './candle-row.js'
-import { LoadError } from './load-error.js'
+import type { AnyCandle } from '../../../../src/schemas/index.js'
+import { candleFromRow } from '../rows/candle-row.js'
+import { LoadError } from '../load-error.js'
 import { forEachLineOf } from './read-lines.js'
 
 /**

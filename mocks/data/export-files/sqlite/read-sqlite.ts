@@ -1,8 +1,8 @@
-import type { AnyCandle } from '../../../src/schemas/index.js'
-import { RowProblem, toExchanges } from './candle-row.js'
-import { AGGREGATED_COLUMNS, EXCHANGE_COLUMNS, type Kind } from './columns.js'
-import { LoadError } from './load-error.js'
-import { nodeBuiltin } from './node-builtins.js'
+import type { AnyCandle } from '../../../../src/schemas/index.js'
+import { RowProblem, toExchanges } from '../rows/candle-row.js'
+import { AGGREGATED_COLUMNS, EXCHANGE_COLUMNS, type Kind } from '../rows/columns.js'
+import { LoadError } from '../load-error.js'
+import { nodeBuiltin } from '../node-builtins.js'
 
 type Database = InstanceType<typeof import('node:sqlite').DatabaseSync>
 

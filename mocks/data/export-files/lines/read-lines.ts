@@ -1,6 +1,6 @@
-import { RowProblem } from './candle-row.js'
-import { LoadError } from './load-error.js'
-import { nodeBuiltin } from './node-builtins.js'
+import { RowProblem } from '../rows/candle-row.js'
+import { LoadError } from '../load-error.js'
+import { nodeBuiltin } from '../node-builtins.js'
 
 const CHUNK = 1 << 20
 

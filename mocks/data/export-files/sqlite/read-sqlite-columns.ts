@@ -1,9 +1,9 @@
-import { parseTimestamp } from '../../../src/contract/index.js'
-import { INTERVAL_MS, isKnownInterval } from '../../../src/schemas/index.js'
-import type { CandleSource, ExchangeColumns } from '../overlay/exchange-columns.js'
-import { EXCHANGE_COLUMNS } from './columns.js'
-import { nodeBuiltin } from './node-builtins.js'
-import { RunBuilder } from './run-builder.js'
+import { parseTimestamp } from '../../../../src/contract/index.js'
+import { INTERVAL_MS, isKnownInterval } from '../../../../src/schemas/index.js'
+import type { CandleSource, ExchangeColumns } from '../../overlay/exchange-columns.js'
+import { EXCHANGE_COLUMNS } from '../rows/columns.js'
+import { nodeBuiltin } from '../node-builtins.js'
+import { RunBuilder } from '../rows/run-builder.js'
 
 type Database = InstanceType<typeof import('node:sqlite').DatabaseSync>
 

@@ -1,4 +1,4 @@
-import { ExchangeColumns, type CandleSource } from '../overlay/exchange-columns.js'
+import { ExchangeColumns, type CandleSource } from '../../overlay/exchange-columns.js'
 
 /**
  * The columns of one exchange series as it is read: sized from an estimate (its first and last

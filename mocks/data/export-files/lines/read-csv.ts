@@ -1,10 +1,10 @@
-import { formatTimestamp, parseTimestamp } from '../../../src/contract/index.js'
-import type { AnyCandle } from '../../../src/schemas/index.js'
-import { RowProblem, toExchanges, toFlag, toNumber, toText } from './candle-row.js'
-import { AGGREGATED_COLUMNS, EXCHANGE_COLUMNS, type Kind } from './columns.js'
+import { formatTimestamp, parseTimestamp } from '../../../../src/contract/index.js'
+import type { AnyCandle } from '../../../../src/schemas/index.js'
+import { RowProblem, toExchanges, toFlag, toNumber, toText } from '../rows/candle-row.js'
+import { AGGREGATED_COLUMNS, EXCHANGE_COLUMNS, type Kind } from '../rows/columns.js'
 import { parseCsvLine } from './csv-line.js'
-import { InternedText } from './interned-text.js'
-import { LoadError } from './load-error.js'
+import { InternedText } from '../rows/interned-text.js'
+import { LoadError } from '../load-error.js'
 import { forEachLineOf } from './read-lines.js'
 
 /** The candles of a CSV file, and the line each starts on (a quoted line break makes a record span lines). */
