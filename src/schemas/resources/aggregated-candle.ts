@@ -1,5 +1,9 @@
 import * as z from 'zod/mini'
 import { flagSchema } from '../values/flag.js'
+// Imported for the declaration emit alone: with OpenEnum in scope, this schema's .d.ts names it from
+// its module; without, TypeScript names it through the entry, schemas/index (a type-level cycle
+// the .d.ts bundler warns about).
+import type { OpenEnum } from '../values/open-enum.js'
 import { intervalSchema } from '../values/interval.js'
 import { methodSchema } from '../values/method.js'
 import { timestampSchema } from '../values/timestamp.js'
