@@ -90,7 +90,7 @@ function newPeriod(start: number) {
  * another at once (a limiter alone has the whole window within a second); after it they wait for
  * *turns*, at multiples of 8 s of the wall clock (`Date.now()`, the same for every client): each
  * limiter gives one request back, and one window later the places are won back smallest share
- * first, so the odd places of the window go round (4 clients: 3, 3, 2, 2, then 2, 2, 3, 3) and
+ * first (see trial-turns.ts), so the odd places of the window go round (4 clients: 3, 3, 2, 2, then 2, 2, 3, 3) and
  * clients walking as much as each other finish together. At most one refused trial per limiter per turn.
  *
  * @example
@@ -197,7 +197,7 @@ export class RateLimiter implements SlotLimiter {
     if (probe) return probe.size > 1 && probe.sent === probe.size - 1 && probe.answered === 0 ? Infinity : wait
     if (this.#headers !== 'absent') return wait
     // A turn's start: give a request back (see TrialTurns).
-    if (this.#trials.turn(this.#share, this.#limit) > 0) {
+    if (this.#trials.turn(this.#share, this.#limit, this.#store.minRoundTrip) > 0) {
       this.#share--
       wait = windowDelay(this.#store, this.#share, this.windowMs, now)
     }

@@ -1,6 +1,6 @@
 /**
- * Tuning of {@link TrialTurns}, in milliseconds: the length of a turn (8 s measured better than 6
- * and 10 with 2 and 4 clients in bench/rate-limit-sim.ts); how long after the window that follows a
+ * Tuning of {@link TrialTurns}, in milliseconds: the length of a turn (in bench/rate-limit-sim.ts,
+ * 8 s shared better than 6 s between 2 and 4 clients, and evened out sooner than 10 s); how long after the window that follows a
  * turn's start the first trials leave; the least step between the trials of limiters holding one
  * request more (two steps) or of equal shares (one), and the step in round trips.
  */
@@ -17,9 +17,10 @@ export const TURN = { ms: 8000, after: 50, minStepMs: 40, stepRoundTrips: 1.5 }
  * - Alone so far (no 429 since the probe): trials follow one another at once, so a limiter alone
  *   has the whole window within a few round trips.
  * - Once it met a 429, it trials in *turns* only. Turns start at multiples of {@link TURN}.ms of the
- *   wall clock (`Date.now()`), the same instants for every client of the account. At a turn's
- *   start every limiter holding 2 requests or more, and less than the whole window, gives one back.
- *   One window later those places are free, and trials win them back smallest share first; of
+ *   wall clock (`Date.now()`), the same instants for every client of the account. In a turn every
+ *   limiter holding 2 requests or more, and less than the whole window, gives one back (holding
+ *   more, later: one window before the trials of the share below its own begin, so the place stays
+ *   empty about a window). Once free, the places are won back by trials smallest share first; of
  *   equal shares, the limiter that held less before the turn goes first. The places left over so
  *   go round: 4 clients hold 3, 3, 2, 2 in one turn and 2, 2, 3, 3 in the next.
  * - A limiter trials at most one beyond what it held before the turn, unless every trial of its
@@ -40,6 +41,8 @@ export class TrialTurns {
   /** This turn's trials ended: one was refused, or a request within the share was. */
   #done = false
   #refused = false
+  /** A request is still to be given back in this turn. */
+  #givesBack = false
   readonly #wall: () => number
 
   /** @param wall the wall clock, in milliseconds: the same for every client of the account. */
@@ -48,21 +51,29 @@ export class TrialTurns {
   }
 
   /**
-   * How many requests to give back now (0 or 1): 1 at the first call of a new turn by a limiter
-   * holding `share` (2 or more, less than `limit`). Call before deciding on a request.
+   * How many requests to give back now (0 or 1), given the share (2 or more, less than `limit`, to
+   * give one): 1 once a turn, at its start for a share of 2 and later for larger ones (see
+   * {@link TrialTurns.wait}), so that the place stays empty for about one window only. Call before
+   * deciding on a request.
    */
-  turn(share: number, limit: number): number {
+  turn(share: number, limit: number, roundTripMs: number): number {
     if (!this.#contended) return 0
     const wall = this.#wall()
-    if (wall < this.#nextTurn) return 0
-    const passedAll = !this.#refused
-    this.#refused = false
-    this.#done = false
-    this.#turnAt = Math.floor(wall / TURN.ms) * TURN.ms
-    this.#nextTurn = this.#turnAt + TURN.ms
-    this.#held = share
-    this.#cap = passedAll ? Infinity : share + 1
-    return share >= 2 && share < limit ? 1 : 0
+    if (wall >= this.#nextTurn) {
+      const passedAll = !this.#refused
+      this.#refused = false
+      this.#done = false
+      this.#turnAt = Math.floor(wall / TURN.ms) * TURN.ms
+      this.#nextTurn = this.#turnAt + TURN.ms
+      this.#held = share
+      this.#cap = passedAll ? Infinity : share + 1
+      this.#givesBack = share >= 2 && share < limit
+    }
+    // Given back one window before the trials of the share below it begin (their order: 2 * (share - 2)),
+    // so a smaller limiter's trial beyond what it held finds this place free.
+    if (!this.#givesBack || wall < this.#turnAt + 2 * (this.#held - 2) * this.#step(roundTripMs)) return 0
+    this.#givesBack = false
+    return 1
   }
 
   /**
@@ -76,8 +87,11 @@ export class TrialTurns {
     // Smaller shares first; of equal shares, the one that held less before the turn first (half a
     // share's step later). A step outlasts a round trip: a limiter's next trial waits for its last one's answer.
     const order = 2 * (share - 1) + (this.#held > share ? 1 : 0)
-    const step = Math.max(TURN.minStepMs, TURN.stepRoundTrips * (Number.isFinite(roundTripMs) ? roundTripMs : 0))
-    return Math.max(0, this.#turnAt + windowMs + TURN.after + step * order - this.#wall())
+    return Math.max(0, this.#turnAt + windowMs + TURN.after + this.#step(roundTripMs) * order - this.#wall())
+  }
+
+  #step(roundTripMs: number): number {
+    return Math.max(TURN.minStepMs, TURN.stepRoundTrips * (Number.isFinite(roundTripMs) ? roundTripMs : 0))
   }
 
   /** A trial left. */
@@ -116,6 +130,7 @@ export class TrialTurns {
     this.#cap = Infinity
     this.#done = false
     this.#refused = false
+    this.#givesBack = false
   }
 
   #full(): void {

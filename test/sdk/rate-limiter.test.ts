@@ -322,6 +322,29 @@ describe('the client-side rate limiter mirrors the service sliding window (rate 
       expect(limiter.share).toBe(3)
     })
 
+    test('a limiter holding more gives its request back later in the turn (one window before the trials of the share below it), so the place stays empty about one window', async () => {
+      const clock = { now: TURN.ms - 3000 }
+      const limiter = new RateLimiter({ perSecond: 10, marginMs: 0, now: () => clock.now, random: () => 0.5 })
+      const send = async (status = 200) => {
+        const release = await limiter.acquire()
+        clock.now += 10
+        release({ status, headers: {} })
+      }
+      for (let i = 0; i < 4; i++) await send() // probe of 3, then a trial: share 4
+      await send(429)
+      expect(limiter.share).toBe(4)
+      const step = Math.max(TURN.minStepMs, TURN.stepRoundTrips * 10)
+      clock.now = TURN.ms + 2 * (4 - 2) * step - 1
+      limiter.delay()
+      expect(limiter.share).toBe(4) // the turn has begun, but a share of 4 gives back at 2 * (4 - 2) steps
+      clock.now += 1
+      limiter.delay()
+      expect(limiter.share).toBe(3)
+      clock.now += 1000
+      limiter.delay()
+      expect(limiter.share).toBe(3) // once a turn
+    })
+
     test('a request within the share answered 429 cuts the share by one and gives its place back at once', async () => {
       const { clock, limiter } = await headerless()
       for (let i = 0; i < 2; i++) {
