@@ -51,7 +51,7 @@ const LONG_FIRST = [
   'test/cli/conformance-deviations.test.ts', // computes: 16.5 / 35
   'test/cli/conformance-variants.test.ts', // waits: 13 / 62 at load ~25 (26 runs over one serve's sessions, side by side)
   'test/sdk/follow.test.ts', // waits: 3.4 / 24
-  'test/export/other-deployments.test.ts', // computes: 20.4 / 23 (alone, load ~4, 2026-11-29)
+  'test/export/other-deployments.test.ts', // computes: 9.7 / 9.5 (alone, load ~8, 2026-11-29)
   'test/export/resume.test.ts', // computes: 8 / 20
   'test/redis/redis-rate-limiter.test.ts', // waits: 3.7 / 23
   'test/examples.test.ts', // computes: 16 / 16
