@@ -41,7 +41,7 @@ const LONG_FIRST = [
   'test/cli/conformance-serve.test.ts', // waits: 7 / 34
   'test/export/postgres.test.ts', // computes: 18 / 17
   'test/sdk/uncoordinated-clients.test.ts', // waits: 3 / 27
-  'test/variants/export-matrix.test.ts', // computes: 13 / 39 (load 35)
+  'test/variants/export-matrix.test.ts', // 7.6 / 13 (alone, load ~4.5, 2026-11-29; its exports in process)
   'test/variants/sdk-matrix.test.ts', // waits: 7.5 / 44 (load 35)
   'test/typecheck.test.ts', // computes
   'test/runtimes.test.ts', // computes

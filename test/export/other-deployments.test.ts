@@ -15,8 +15,7 @@ import { POSTGRES_MISSING, startPostgres, type RunningPostgres } from '../suppor
 import { duckRows } from './parquet-reader.js'
 import { freshDatabase, pgRows } from './read-postgres.js'
 import { sqliteRows } from './read-output.js'
-import { Writable } from 'node:stream'
-import { runExport } from '../../cli/export/index.js'
+import { exportInProcess } from './export-in-process.js'
 
 const NOW = '2025-01-01T00:00:00Z'
 const KEY = 'demo-enterprise-key'
@@ -44,17 +43,9 @@ afterAll(async () => {
 })
 
 const envOf = (server: RunningMockServer) => ({ MARKET_CANDLES_API_KEY: KEY, MARKET_CANDLES_BASE_URL: server.url })
-/**
- * `market-candles export ...` in process: the run the CLI's export command makes, its output on the
- * same thread, without a process start per run (about 0.4 s of CPU each; the CLI as a process and
- * its sink thread are every other file's of test/export). What this file checks is what lands in
- * the output.
- */
+/** `market-candles export ...` in process (exportInProcess): what this file checks is what lands in the output. */
 async function exportTo(server: RunningMockServer, args: string[], out: string, extra: string[] = []) {
-  let stderr = ''
-  const sink = (append: (s: string) => void) => new Writable({ write: (chunk, _enc, done) => (append(String(chunk)), done()) })
-  const code = await runExport([...args, '--out', out, '--quiet', ...extra], { env: envOf(server), stdout: sink(() => {}), stderr: sink((s) => (stderr += s)), stderrIsTTY: false, onInterrupt: () => () => {}, sinkThread: false })
-  const r = { code, stderr }
+  const r = await exportInProcess([...args, '--out', out, '--quiet', ...extra], envOf(server))
   expect(r.stderr).toBe('')
   expect(r.code).toBe(0)
 }

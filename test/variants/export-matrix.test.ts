@@ -7,11 +7,11 @@ import { startMockServer, type RunningMockServer } from '../../mocks/server/inde
 import { formatTimestamp } from '../../src/contract/index.js'
 import { duckRows } from '../export/parquet-reader.js'
 import { sqliteRows } from '../export/read-output.js'
-import { runCli } from '../export/run-cli.js'
+import { exportInProcess } from '../export/export-in-process.js'
 
 /*
  * `market-candles export` against every variant of the reference (SERVICE_VARIANTS) over the real
- * HTTP server, with resume: a first run up to the deployment's now, its clock moved 6 hours, the
+ * HTTP server (each run in process, exportInProcess: the CLI's own run without a process start), with resume: a first run up to the deployment's now, its clock moved 6 hours, the
  * same command again. What lands in the file must not depend on how the deployment fills the gaps
  * of interface.md (D13): it equals the reference's export of the same range. One server, one
  * session per run (its own clock and rate windows). The variants that change records each write one
@@ -25,7 +25,7 @@ type Format = 'sqlite' | 'csv' | 'jsonl' | 'parquet'
 const FORMATS: Format[] = ['sqlite', 'csv', 'jsonl', 'parquet']
 const HOUR = 3_600_000
 const NOW = Date.parse('2026-01-01T00:00:00Z')
-const ARGS = ['export', '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1h', '--start', formatTimestamp(NOW - 48 * HOUR)]
+const ARGS = ['--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1h', '--start', formatTimestamp(NOW - 48 * HOUR)]
 
 /**
  * Which format each variant that changes the records writes, with resume: each timestamp form into
@@ -82,7 +82,7 @@ function truthOf(format: Format): Promise<unknown> {
       const session = `truth-${format}`
       server.service.session(session).clock.set(NOW + 6 * HOUR)
       const out = outOf(session, format)
-      const r = await runCli([...ARGS, '--out', out, '--quiet', ...formatArgs(format)], envOf(session), 60_000)
+      const r = await exportInProcess([...ARGS, '--out', out, '--quiet', ...formatArgs(format)], envOf(session))
       expect(r.code, r.stderr).toBe(0)
       return contentOf(out, format)
     })()
@@ -94,11 +94,11 @@ function truthOf(format: Format): Promise<unknown> {
 /** Exports up to the session's now, moves its clock 6 hours over HTTP, runs the same command again. */
 async function exportWithResume(session: string, out: string, extra: string[]): Promise<void> {
   const env = envOf(session)
-  const first = await runCli([...ARGS, '--out', out, '--quiet', ...extra], env, 60_000)
+  const first = await exportInProcess([...ARGS, '--out', out, '--quiet', ...extra], env)
   expect(first.code, first.stderr).toBe(0)
   const moved = await fetch(`${server.url}/_sessions/${session}/_mock/clock`, { method: 'POST', body: JSON.stringify({ advance_ms: 6 * HOUR }) })
   expect(moved.status).toBe(200)
-  const again = await runCli([...ARGS, '--out', out, ...extra], env, 60_000)
+  const again = await exportInProcess([...ARGS, '--out', out, ...extra], env)
   expect(again.code, again.stderr).toBe(0)
   // Only what closed since: the resume found the file's last close_ts, whatever form the deployment wrote.
   expect(again.stderr).toMatch(/done: 1 series, 6 candles in 1 page,/)
@@ -116,7 +116,7 @@ describe.concurrent('market-candles export against the variants of the reference
   test.each(ERRORS)('a refusal stops the export with exit 1 and the deployment\'s own detail, even not as JSON (%s)', async (name) => {
     const session = `${name}-refused`
     server.service.session(session, { variant: name })
-    const r = await runCli([...ARGS, '--start', formatTimestamp(NOW - 60 * 24 * HOUR), '--out', join(dir, `${session}.csv`)], { ...envOf(session), MARKET_CANDLES_API_KEY: 'demo-free-key' }, 60_000)
+    const r = await exportInProcess([...ARGS, '--start', formatTimestamp(NOW - 60 * 24 * HOUR), '--out', join(dir, `${session}.csv`)], { ...envOf(session), MARKET_CANDLES_API_KEY: 'demo-free-key' })
     expect(r.code).toBe(1)
     expect(r.stderr).toContain("history depth of plan 'free'")
   }, 60_000)
@@ -124,11 +124,11 @@ describe.concurrent('market-candles export against the variants of the reference
   test.each(RATES)('past the limit, with no RateLimit-* header to learn from: every candle once, as from the reference (%s)', async (name) => {
     // 8 pages of 1m candles at the export's default 10 requests a second, against a limit of 1: two
     // pages within a second meet the limit even on a loaded machine.
-    const args = ['export', '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1m', '--start', formatTimestamp(NOW - 8000 * 60_000 + 60_000), '--end', formatTimestamp(NOW), '--quiet']
+    const args = ['--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1m', '--start', formatTimestamp(NOW - 8000 * 60_000 + 60_000), '--end', formatTimestamp(NOW), '--quiet']
     const session = `${name}-limited`
     strict.service.session(session, { variant: name })
     const out = join(dir, `${session}.sqlite`)
-    const r = await runCli([...args, '--out', out], { ...envOf(session), MARKET_CANDLES_BASE_URL: `${strict.url}/_sessions/${session}` }, 90_000)
+    const r = await exportInProcess([...args, '--out', out], { ...envOf(session), MARKET_CANDLES_BASE_URL: `${strict.url}/_sessions/${session}` })
     expect(r.code, r.stderr).toBe(0)
     expect(strict.service.session(session).requests({ status: 429 }).length).toBeGreaterThan(0)
     expect(sqliteRows(out, 'exchange_candles')).toEqual(await fastTruth(args))
@@ -140,7 +140,7 @@ let fast: Promise<unknown> | undefined
 function fastTruth(args: string[]): Promise<unknown> {
   fast ??= (async () => {
     const out = join(dir, 'truth-fast.sqlite')
-    const r = await runCli([...args, '--out', out], envOf('truth-fast'), 90_000)
+    const r = await exportInProcess([...args, '--out', out], envOf('truth-fast'))
     expect(r.code, r.stderr).toBe(0)
     return sqliteRows(out, 'exchange_candles')
   })()
