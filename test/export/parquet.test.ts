@@ -6,7 +6,10 @@ import { startMockServer, type RunningMockServer } from '../../mocks/server/inde
 import { duckRowGroups, duckRows, duckSchema } from './parquet-reader.js'
 import { sqliteRows } from './read-output.js'
 import { runCli, startCli, waitFor } from './run-cli.js'
+import { exportInProcess } from './export-in-process.js'
 
+// The runs that check what lands in the dataset run in process (exportInProcess); those a signal
+// stops, and the same command after them, are the built CLI as a process (runCli, startCli).
 const NOW = '2025-01-01T00:00:00Z'
 let server: RunningMockServer
 let dir: string
@@ -35,8 +38,8 @@ describe('market-candles export --format parquet', () => {
     const out = join(dir, `same-${kind}`)
     const db = join(dir, `same-${kind}.sqlite`)
     const args = [...SERIES[kind], '--rate-limit', 'off', '--quiet']
-    expect((await runCli(['export', ...args, '--out', out, '--format', 'parquet'], env)).code).toBe(0)
-    expect((await runCli(['export', ...args, '--out', db], env)).code).toBe(0)
+    expect((await exportInProcess([...args, '--out', out, '--format', 'parquet'], env)).code).toBe(0)
+    expect((await exportInProcess([...args, '--out', db], env)).code).toBe(0)
     const expected = fromSqlite(sqliteRows(db, kind === 'exchange' ? 'exchange_candles' : 'aggregated_candles'))
     expect(expected.length).toBeGreaterThan(4000)
     expect(await duckRows(out, kind)).toEqual(expected)
@@ -61,8 +64,8 @@ describe('market-candles export --format parquet', () => {
     const out = join(dir, 'four')
     const db = join(dir, 'four.sqlite')
     const args = [...SERIES.exchange, '--resample', '4h', '--rate-limit', 'off', '--quiet']
-    expect((await runCli(['export', ...args, '--out', out, '--format', 'parquet'], env)).code).toBe(0)
-    expect((await runCli(['export', ...args, '--out', db], env)).code).toBe(0)
+    expect((await exportInProcess([...args, '--out', out, '--format', 'parquet'], env)).code).toBe(0)
+    expect((await exportInProcess([...args, '--out', db], env)).code).toBe(0)
     const expected = sqliteRows(db, 'exchange_candles')
     expect(expected.length).toBeGreaterThan(1000)
     expect(expected.every((r) => r.interval === '4h')).toBe(true)
@@ -71,12 +74,12 @@ describe('market-candles export --format parquet', () => {
   }, 60_000)
 
   test('--out - is refused for Parquet, and a path that is a file is a clear error', async () => {
-    const r = await runCli(['export', ...SERIES.exchange, '--out', '-', '--format', 'parquet'], env)
+    const r = await exportInProcess([...SERIES.exchange, '--out', '-', '--format', 'parquet'], env)
     expect(r.code).toBe(2)
     expect(r.stderr).toContain('Parquet cannot be written to stdout')
     const file = join(dir, 'a-file')
     writeFileSync(file, 'not a directory')
-    const f = await runCli(['export', ...SERIES.exchange, '--out', file, '--format', 'parquet', '--quiet'], env)
+    const f = await exportInProcess([...SERIES.exchange, '--out', file, '--format', 'parquet', '--quiet'], env)
     expect(f.code).toBe(1)
     expect(f.stderr).toMatch(/cannot use .*a-file as a Parquet dataset/)
   }, 30_000)
@@ -118,7 +121,7 @@ describe('market-candles export --format parquet: resume', () => {
 
   beforeAll(async () => {
     const db = join(dir, 'long.sqlite')
-    expect((await runCli(['export', ...LONG, '--rate-limit', 'off', '--out', db, '--quiet'], env, 120_000)).code).toBe(0)
+    expect((await exportInProcess([...LONG, '--rate-limit', 'off', '--out', db, '--quiet'], env)).code).toBe(0)
     full = sqliteRows(db, 'exchange_candles')
     expect(full.length).toBe(2 * PER_SERIES)
   }, 120_000)
@@ -127,9 +130,9 @@ describe('market-candles export --format parquet: resume', () => {
     const out = join(dir, 'rerun')
     const first = [...RANGE, '--end', '2024-01-03', '--rate-limit', 'off', '--quiet', ...parquet(out, '--part-rows', String(PART))]
     const long = [...LONG, '--rate-limit', 'off', '--quiet', ...parquet(out, '--part-rows', String(PART))]
-    expect((await runCli(['export', ...first], env, 120_000)).code).toBe(0)
-    expect((await runCli(['export', ...long], env, 120_000)).code).toBe(0)
-    expect((await runCli(['export', ...long], env, 120_000)).code).toBe(0) // nothing new
+    expect((await exportInProcess([...first], env)).code).toBe(0)
+    expect((await exportInProcess([...long], env)).code).toBe(0)
+    expect((await exportInProcess([...long], env)).code).toBe(0) // nothing new
     expect(await duckRows(out, 'exchange')).toEqual(full)
     // 2,881 rows, then 4,620 more, each run's parts filled to PART rows
     expect(readdirSync(btcOf(out))).toEqual(parts(7))
@@ -138,10 +141,10 @@ describe('market-candles export --format parquet: resume', () => {
 
   test('--part-rows 1000 writes parts of at most 1,000 rows, one row group each; a rerun with --part-rows 3000 continues them with no gap and no duplicate', async () => {
     const out = join(dir, 'part-rows')
-    expect((await runCli(['export', ...RANGE, '--end', '2024-01-03', '--rate-limit', 'off', '--quiet', ...parquet(out, '--part-rows', '1000')], env, 120_000)).code).toBe(0)
+    expect((await exportInProcess([...RANGE, '--end', '2024-01-03', '--rate-limit', 'off', '--quiet', ...parquet(out, '--part-rows', '1000')], env)).code).toBe(0)
     expect(await partRows(out)).toEqual({ BTC: [1000, 1000, 881], ETH: [1000, 1000, 881] })
     expect(await duckRows(out, 'exchange')).toEqual(full.filter((r) => String(r.close_ts) <= '2024-01-03T00:00:00Z'))
-    expect((await runCli(['export', ...LONG, '--rate-limit', 'off', '--quiet', ...parquet(out, '--part-rows', '3000')], env, 120_000)).code).toBe(0)
+    expect((await exportInProcess([...LONG, '--rate-limit', 'off', '--quiet', ...parquet(out, '--part-rows', '3000')], env)).code).toBe(0)
     expect(await partRows(out)).toEqual({ BTC: [1000, 1000, 881, 3000, 1620], ETH: [1000, 1000, 881, 3000, 1620] })
     expect(await duckRows(out, 'exchange')).toEqual(full)
   }, 240_000)
