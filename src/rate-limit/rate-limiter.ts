@@ -86,7 +86,7 @@ function newPeriod(start: number) {
  * interface.md leaves both open) says nothing on its 200s about others on the account. The limiter
  * then learns from 429s alone: after its probe it keeps to a share and sends, one at a time, a
  * *trial* request beyond it. A trial answered 200 grows the share by one; a request within the share
- * answered 429 cuts it by one and gives its place back. Until a first 429 the trials follow one
+ * answered 429 cuts it by one (its place held for the window). Until a first 429 the trials follow one
  * another at once (a limiter alone has the whole window within a second); after it they wait for
  * *turns*, at multiples of 8 s of the wall clock (`Date.now()`, the same for every client): each
  * limiter gives one request back, and one window later the places are won back smallest share
