@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises'
 import { defineConfig, type Plugin as TsupPlugin } from 'tsup'
 import type { Plugin } from 'esbuild'
 
-// The package version, written into the SDK's User-Agent at build time (src/client/user-agent.ts).
+// The package version, written into the SDK's User-Agent at build time (src/client/transport/user-agent.ts).
 const version = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).version as string
 const define = { __MARKET_CANDLES_VERSION__: JSON.stringify(version) }
 

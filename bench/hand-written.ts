@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { csvHeader, csvLines } from '../cli/export/sinks/lines/csv-format.js'
 import { createMockService } from '../mocks/core/service/service.js'
-import { forEachLine } from '../mocks/data/export-files/read-lines.js'
-import { parseCsvLine } from '../mocks/data/export-files/csv-line.js'
+import { forEachLine } from '../mocks/data/export-files/lines/read-lines.js'
+import { parseCsvLine } from '../mocks/data/export-files/lines/csv-line.js'
 import { withSpread } from './stats.js'
 
 const [mode] = process.argv.slice(2)

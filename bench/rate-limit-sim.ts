@@ -6,6 +6,10 @@
  *
  *   npx tsx bench/rate-limit-sim.ts [all|retry-after|none] [clients] [pages in all] [seeds]
  *
+ * Each seed also starts at its own time of the wall clock (seed x 1 s), as trial turns of limiters
+ * without headers begin at multiples of 8 s of it (src/rate-limit/trial-turns.ts). test/sdk/
+ * uncoordinated-fairness.test.ts imports `simulate`.
+ *
  * JIT=ms adds up to that much random delay to each answer (event-loop lag of a loaded machine);
  * TRACE=seed prints that run's answers with every limiter's share.
  */
@@ -24,9 +28,9 @@ function rng(seed: number) {
   }
 }
 
-export async function simulate(variant: Variant, clients: number, totalPages: number, seed: number, latency = 100) {
+export async function simulate(variant: Variant, clients: number, totalPages: number, seed: number, latency = 100, startAt = seed * 1000) {
   const random = rng(seed)
-  let now = 0
+  let now = startAt
   const events: Array<{ at: number; run: () => void | Promise<void> }> = []
   const at = (t: number, run: () => void | Promise<void>) => {
     events.push({ at: t, run })
@@ -34,6 +38,8 @@ export async function simulate(variant: Variant, clients: number, totalPages: nu
   const accepted: number[] = []
   const stats = { ok: 0, limited: 0, first: Infinity, last: 0 }
   const perClient: number[] = []
+  /** When each client's last page was answered, in ms from the start. */
+  const finishedAt: number[] = []
   const service = (): { status: number; headers: Record<string, string> } => {
     while (accepted.length > 0 && accepted[0]! <= now - 1000) accepted.shift()
     if (accepted.length >= 10) {
@@ -87,6 +93,7 @@ export async function simulate(variant: Variant, clients: number, totalPages: nu
             if (answer.status === 200) {
               stats.ok++
               perClient[c]!++
+              finishedAt[c] = now - startAt
             } else {
               stats.limited++
               job.n++
@@ -106,22 +113,26 @@ export async function simulate(variant: Variant, clients: number, totalPages: nu
     pumps.push(pump)
   }
   // Clients start within a few ms of each other.
-  for (const pump of pumps) at(random() * 5, pump)
+  for (const pump of pumps) at(startAt + random() * 5, pump)
   while (events.length > 0) {
     events.sort((a, b) => a.at - b.at)
     const e = events.shift()!
     now = Math.max(now, e.at)
     await e.run()
-    if (now > 600_000) throw new Error('runaway')
+    if (now > startAt + 600_000) throw new Error('runaway')
   }
   if (trace) console.log(log.join('\n'))
   const span = stats.last - stats.first
-  return { rate: (stats.ok * 1000) / span, limited: stats.limited, share429: stats.limited / (stats.ok + stats.limited), perClient }
+  return { rate: (stats.ok * 1000) / span, limited: stats.limited, share429: stats.limited / (stats.ok + stats.limited), perClient, finishedAt }
 }
 
-const [variant = 'retry-after', n = '2', pages = '240', seeds = '5'] = process.argv.slice(2)
-const rows = []
-for (let s = 1; s <= Number(seeds); s++) rows.push(await simulate(variant as Variant, Number(n), Number(pages), s))
-for (const r of rows) console.log(`${variant} x${n}: ${r.rate.toFixed(2)}/s, ${r.limited} x 429 (${(r.share429 * 100).toFixed(1)} %), per client ${r.perClient.join(' ')}`)
-const sorted = rows.map((r) => r.rate).sort((a, b) => a - b)
-console.log(`median ${sorted[sorted.length >> 1]!.toFixed(2)}, 429 median ${rows.map((r) => r.share429 * 100).sort((a, b) => a - b)[rows.length >> 1]!.toFixed(1)} %`)
+// Run from the command line (not when a test imports simulate).
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [variant = 'retry-after', n = '2', pages = '240', seeds = '5'] = process.argv.slice(2)
+  const rows = []
+  for (let s = 1; s <= Number(seeds); s++) rows.push(await simulate(variant as Variant, Number(n), Number(pages), s))
+  const secs = (ms: number) => (ms / 1000).toFixed(1)
+  for (const r of rows) console.log(`${variant} x${n}: ${r.rate.toFixed(2)}/s, ${r.limited} x 429 (${(r.share429 * 100).toFixed(1)} %), per client ${r.perClient.join(' ')}, done at ${r.finishedAt.map(secs).join(' ')} s`)
+  const sorted = rows.map((r) => r.rate).sort((a, b) => a - b)
+  console.log(`median ${sorted[sorted.length >> 1]!.toFixed(2)}, 429 median ${rows.map((r) => r.share429 * 100).sort((a, b) => a - b)[rows.length >> 1]!.toFixed(1)} %`)
+}

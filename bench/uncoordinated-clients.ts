@@ -56,6 +56,8 @@ export interface UncoordinatedRun {
   spanMs: number
   /** 200s per client, to see how the account was shared. */
   perClient: number[]
+  /** When each client's walk ended, in seconds from the first request: clients walking as much as each other end together when they share evenly. */
+  doneAt: number[]
 }
 
 export interface UncoordinatedRow {
@@ -84,6 +86,7 @@ async function run(headers: RateLimitHeaders, clients: number): Promise<Uncoordi
     const answered: number[] = []
     const counts = { ok: 0, limited: 0, other: 0 }
     const perClient = Array.from({ length: clients }, () => 0)
+    const doneAt = Array.from({ length: clients }, () => 0)
     const candle = (e: RequestEvent) => e.endpoint === 'exchange_ohlcv'
     const pages = TOTAL_PAGES / clients
     const walks = Array.from({ length: clients }, async (_, i) => {
@@ -108,11 +111,13 @@ async function run(headers: RateLimitHeaders, clients: number): Promise<Uncoordi
       let n = 0
       for await (const page of client.exchangeOhlcvPages(walkParams(range))) n += page.candles.length
       if (n !== range.candles) throw new Error(`client ${i}: ${n} candles, expected ${range.candles}`)
+      doneAt[i] = performance.now()
     })
     await Promise.all(walks)
     const spanMs = Math.max(...answered) - Math.min(...sent)
     const all = counts.ok + counts.limited + counts.other
-    return { headers, clients, ...counts, rate: (counts.ok * 1000) / spanMs, share429: counts.limited / all, spanMs, perClient }
+    const first = Math.min(...sent)
+    return { headers, clients, ...counts, rate: (counts.ok * 1000) / spanMs, share429: counts.limited / all, spanMs, perClient, doneAt: doneAt.map((t) => (t - first) / 1000) }
   } finally {
     await server.stop()
   }
@@ -159,7 +164,7 @@ export async function measureUncoordinatedClients(): Promise<UncoordinatedClient
 
 function runLine(x: UncoordinatedRun): string {
   return (
-    `${x.headers.padEnd(11)} | ${String(x.clients).padStart(7)} | ${String(x.ok).padStart(4)} | ${String(x.limited).padStart(4)} | ${fmt(x.rate, 2).padStart(7)} | ${`${fmt(x.share429 * 100, 1)} %`.padStart(9)} | ${fmt(x.spanMs / 1000, 1).padStart(6)} | ${x.perClient.join(' ')}` +
+    `${x.headers.padEnd(11)} | ${String(x.clients).padStart(7)} | ${String(x.ok).padStart(4)} | ${String(x.limited).padStart(4)} | ${fmt(x.rate, 2).padStart(7)} | ${`${fmt(x.share429 * 100, 1)} %`.padStart(9)} | ${fmt(x.spanMs / 1000, 1).padStart(6)} | ${x.perClient.join(' ')} | ${x.doneAt.map((t) => fmt(t, 1)).join(' ')}` +
     (x.other > 0 ? ` (other statuses: ${x.other})` : '')
   )
 }
@@ -168,7 +173,7 @@ export function reportUncoordinatedClients(r: UncoordinatedClients): string[] {
   return [
     `3d. Uncoordinated clients of one account (each its own limiter): node ${CLI} serve --latency ${LATENCY_MS} [--variant rate-limit-headers=H], 10 requests/s per account,`,
     `    a fresh server per run; ${TOTAL_PAGES} full pages in all per run, split between the clients; SDK defaults; ${REPEATS} runs per row`,
-    `    headers     | clients | 200s | 429s |  200s/s | 429 share | span s | 200s per client`,
+    `    headers     | clients | 200s | 429s |  200s/s | 429 share | span s | 200s per client | each client done at, s`,
     ...r.runs.map((x) => `    ${runLine(x)}`),
     ...r.rows.map((x) => `    ${x.headers}, ${x.clients} client${x.clients === 1 ? ': ' : 's:'} median ${withSpread(x.rates)} requests/s; 429s ${withSpread(x.shares429.map((v) => v * 100), 1, ' %')} (${x.limited.join(', ')})`),
     `  ${verdict(r.pass)}`,

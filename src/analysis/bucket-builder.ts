@@ -1,6 +1,6 @@
 import { formatTimestamp, parseTimestamp } from '../contract/close-time.js'
 import type { AggregatedCandle, AnyCandle, ExchangeCandle, Flag } from '../schemas/index.js'
-import { INTERVAL_MS, isKnownInterval } from '../schemas/known-values.js'
+import { INTERVAL_MS, isKnownInterval } from '../schemas/values/known-values.js'
 import type { BucketGrid } from './bucket-grid.js'
 import { ResampleError } from './resample-error.js'
 import type { ResampledCandle } from './resampled-candle.js'

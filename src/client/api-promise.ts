@@ -1,4 +1,4 @@
-import type { WithResponse } from './transport.js'
+import type { WithResponse } from './transport/transport.js'
 
 /**
  * The promise every request method returns: awaited, it gives the data; `.withResponse()` gives the

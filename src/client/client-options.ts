@@ -1,13 +1,13 @@
 import { DEFAULT_BASE_URL } from '../contract/endpoints.js'
 import { RateLimiter, type RateLimiterOptions } from '../rate-limit/rate-limiter.js'
 import { isSlotLimiter, type SlotLimiter } from '../rate-limit/slot-limiter.js'
-import { checkHeaders } from './headers-option.js'
-import { checkTimeout } from './timeout-option.js'
-import type { ClientHooks } from './hooks.js'
+import { checkHeaders } from './options/headers-option.js'
+import { checkTimeout } from './options/timeout-option.js'
+import type { ClientHooks } from './options/hooks.js'
 import { checkKnownKeys } from '../internal/known-keys.js'
-import { checkLogger, isLogLevel, levelLogger, LOG_LEVELS, type Logger, type LogLevel } from './logger.js'
-import { retryPolicy, type RetryOptions } from './retry-policy.js'
-import type { TransportConfig } from './transport.js'
+import { checkLogger, isLogLevel, levelLogger, LOG_LEVELS, type Logger, type LogLevel } from './options/logger.js'
+import { retryPolicy, type RetryOptions } from './transport/retry-policy.js'
+import type { TransportConfig } from './transport/transport.js'
 
 /** Options of {@link createClient}. */
 export interface ClientOptions {

@@ -1,10 +1,10 @@
 import * as z from 'zod/mini'
 import type { EndpointName } from './endpoints.js'
-import { aggregatedCandleSchema } from '../schemas/aggregated-candle.js'
-import { assetSchema } from '../schemas/asset.js'
-import { exchangeCandleSchema } from '../schemas/exchange-candle.js'
-import { exchangeSchema } from '../schemas/exchange.js'
-import { pairCoverageSchema } from '../schemas/pair-coverage.js'
+import { aggregatedCandleSchema } from '../schemas/resources/aggregated-candle.js'
+import { assetSchema } from '../schemas/resources/asset.js'
+import { exchangeCandleSchema } from '../schemas/resources/exchange-candle.js'
+import { exchangeSchema } from '../schemas/resources/exchange.js'
+import { pairCoverageSchema } from '../schemas/resources/pair-coverage.js'
 
 /** The body of a 200 from each endpoint: always a bare JSON array. */
 export const responseSchemas = {

@@ -1,6 +1,6 @@
 import type { CandleEndpointName } from '../contract/index.js'
-import type { AggregatedOhlcvParams, ExchangeOhlcvParams } from '../client/params.js'
-import type { RequestOptions } from '../client/request-options.js'
+import type { AggregatedOhlcvParams, ExchangeOhlcvParams } from '../client/query/params.js'
+import type { RequestOptions } from '../client/options/request-options.js'
 
 /**
  * One series to follow, as `followMany` takes it: the endpoint and that endpoint's parameters.

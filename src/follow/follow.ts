@@ -1,4 +1,4 @@
-import { checkRequestOptions, REQUEST_OPTION_KEYS } from '../client/request-options.js'
+import { checkRequestOptions, REQUEST_OPTION_KEYS } from '../client/options/request-options.js'
 import { followPages, type FollowTime } from './follow-engine.js'
 import type { FollowSource } from './follow-source.js'
 import { StateBoard } from './follow-state.js'

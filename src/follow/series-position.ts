@@ -1,6 +1,6 @@
 import type { CandleEndpointName } from '../contract/index.js'
 import type { PageCursor } from '../pagination/page-cursor.js'
-import { INTERVAL_MS, isKnownInterval } from '../schemas/known-values.js'
+import { INTERVAL_MS, isKnownInterval } from '../schemas/values/known-values.js'
 import type { FollowCursor, FollowEnd, FollowSeriesId } from './follow-types.js'
 
 /** The page size of a follow's requests when the series gives no `limit`: the service's maximum. */

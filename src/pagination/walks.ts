@@ -1,11 +1,11 @@
-import type { RequestOptions } from '../client/request-options.js'
+import type { RequestOptions } from '../client/options/request-options.js'
 import { throwIfAborted } from '../internal/abort.js'
 import { checkKnownKeys } from '../internal/known-keys.js'
 import { concurrentPages, type Coverage } from './concurrent-pages.js'
 import { cursorAfter, type CandlePage, type PageCursor } from './page-cursor.js'
 import { sequentialPages, type FetchPage } from './sequential-pages.js'
 import { GapTracker, type GapReport } from './gap-tracker.js'
-import { INTERVAL_MS, isKnownInterval } from '../schemas/known-values.js'
+import { INTERVAL_MS, isKnownInterval } from '../schemas/values/known-values.js'
 import { dateTimeMs } from '../contract/parse-datetime.js'
 
 /** Windows in flight in a forward walk with a known range, unless the walk says otherwise. */

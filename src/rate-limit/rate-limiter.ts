@@ -1,7 +1,7 @@
 import { abortable } from '../internal/abort.js'
 import { answerHeader as header } from './answer-header.js'
 import { MemorySlotStore } from './memory-slot-store.js'
-import { RoomTrials } from './room-trials.js'
+import { TrialTurns } from './trial-turns.js'
 import type { ReleaseSlot, SlotAnswer, SlotLimiter } from './slot-limiter.js'
 import { blockingSlot, windowDelay, type WindowSlot } from './slot-window.js'
 import { IDLE_MS, WindowLength } from './window-length.js'
@@ -17,9 +17,13 @@ export interface RateLimiterOptions {
    * @default adaptive
    */
   marginMs?: number
-  /** Clock in milliseconds; tests may inject one. @default performance.now */
+  /**
+   * Clock in milliseconds; tests may inject one. Without `RateLimit-*` headers it is also the wall
+   * clock that times trial turns, which must be the same for every client of the account.
+   * @default performance.now (turns: Date.now)
+   */
   now?: () => number
-  /** Random numbers in [0, 1) for the jitter after a 429; tests may inject one. @default Math.random */
+  /** Random numbers in [0, 1) for the jitter of a long `Retry-After`; tests may inject one. @default Math.random */
   random?: () => number
 }
 
@@ -80,12 +84,14 @@ function newPeriod(start: number) {
  *
  * **A deployment without `RateLimit-*` headers** (a 429 with `Retry-After` only, or with nothing:
  * interface.md leaves both open) says nothing on its 200s about others on the account. The limiter
- * then learns from 429s alone: after its probe it keeps to the probe's share and sends, one at a
- * time, a *trial* request beyond it. A trial answered 200 grows the share by one and the next trial
- * follows soon (a limiter alone has the whole window within a second); a trial answered 429 leaves
- * the share as it was, and the next waits longer (4 s, doubling, up to 8 s). A request within the
- * share answered 429 cuts the share by one and gives its place back.
- * Limiters of one account so settle on its rate with few 429s, each trial costing at most one.
+ * then learns from 429s alone: after its probe it keeps to a share and sends, one at a time, a
+ * *trial* request beyond it. A trial answered 200 grows the share by one; a request within the share
+ * answered 429 cuts it by one (its place held for the window). Until a first 429 the trials follow one
+ * another at once (a limiter alone has the whole window within a second); after it they wait for
+ * *turns*, at multiples of 8 s of the wall clock (`Date.now()`, the same for every client): each
+ * limiter gives one request back, and one window later the places are won back smallest share
+ * first (see trial-turns.ts), so the odd places of the window go round (4 clients: 3, 3, 2, 2, then 2, 2, 3, 3) and
+ * clients walking as much as each other finish together. At most one refused trial per limiter per turn.
  *
  * @example
  * const limiter = new RateLimiter({ perSecond: 10 })
@@ -118,7 +124,7 @@ export class RateLimiter implements SlotLimiter {
   /** Whether the service's 2xx answers carry `RateLimit-Remaining`: 'absent' makes the limiter learn from 429s alone. */
   #headers: 'unknown' | 'present' | 'absent' = 'unknown'
   /** Requests beyond the share, while the answers carry no `RateLimit-*` headers. */
-  readonly #trials: RoomTrials
+  readonly #trials: TrialTurns
   #wake!: { promise: Promise<void>; resolve: () => void }
 
   constructor(options: RateLimiterOptions = {}) {
@@ -129,7 +135,7 @@ export class RateLimiter implements SlotLimiter {
     this.#window = new WindowLength(options.marginMs)
     this.#now = options.now ?? (() => performance.now())
     this.#random = options.random ?? Math.random
-    this.#trials = new RoomTrials(this.#random)
+    this.#trials = new TrialTurns(options.now ?? Date.now)
     this.#limit = perSecond
     this.#share = perSecond
     this.#startProbe()
@@ -186,12 +192,18 @@ export class RateLimiter implements SlotLimiter {
    */
   delay(): number {
     const now = this.#now()
-    const wait = windowDelay(this.#store, this.#share, this.windowMs, now)
+    let wait = windowDelay(this.#store, this.#share, this.windowMs, now)
     const probe = this.#probe
     if (probe) return probe.size > 1 && probe.sent === probe.size - 1 && probe.answered === 0 ? Infinity : wait
+    if (this.#headers !== 'absent') return wait
+    // A turn's start: give a request back (see TrialTurns).
+    if (this.#trials.turn(this.#share, this.#limit, this.#store.minRoundTrip) > 0) {
+      this.#share--
+      wait = windowDelay(this.#store, this.#share, this.windowMs, now)
+    }
     if (wait === 0 || !this.#trying()) return wait
     // Without headers the share grows only by trials: one request beyond it, when the trials allow.
-    return Math.min(wait, Math.max(this.#trials.wait(now), windowDelay(this.#store, this.#share + 1, this.windowMs, now)))
+    return Math.min(wait, Math.max(this.#trials.wait(this.#share, this.windowMs, this.#limit, this.#store.minRoundTrip), windowDelay(this.#store, this.#share + 1, this.windowMs, now)))
   }
 
   /** Whether the limiter learns the room by trials: no `RateLimit-*` headers, a share below the limit, no probe. */
@@ -269,10 +281,10 @@ export class RateLimiter implements SlotLimiter {
     else if (ok) this.#headers = 'absent'
     if (slot.trial) {
       if (ok) {
-        this.#trials.passed(now)
+        this.#trials.passed()
         this.#setShare(this.#share + 1)
       } else if (answer.status === 429) {
-        this.#trials.refused(now, this.#share)
+        this.#trials.refused()
         // The window was full: what this limiter did not hold of it, others did. Holding more than
         // all of them together, it gives one request back, so that one who came later can grow.
         const through = this.#store.slots.filter((s) => s.sent > now - this.windowMs && !s.limited && s !== slot).length
@@ -283,19 +295,17 @@ export class RateLimiter implements SlotLimiter {
       slot.limited = true
       if (slot.probe >= 0 && this.#probe) this.#probe.limited = true
       this.#period.limited = true
-      // Without headers, a refused request's place goes back at once: nothing else tells the
-      // limiter when the window has room, and a place held for nothing leaves a hole in the
-      // window that another limiter's trial takes (a service that counts its 429s refuses again,
-      // which cuts the share).
-      if (this.#headers !== 'present') this.#store.drop(slot)
+      // Without headers, a refused trial's place goes back at once (it was beyond the share). A
+      // refused request within the share keeps its place for the window: given back at once, the
+      // limiter would send again at once into a window still full, a 429 every round trip.
+      if (this.#headers !== 'present' && (slot.trial || this.#headers === 'unknown')) this.#store.drop(slot)
       // A refused trial leaves the share as it was: the window was full, as the share assumed.
       if (slot.trial) return this.#pauseFor(answer)
       if (this.#headers !== 'present') {
         // Without headers the only sign is the refusal itself: the window held one request too many
-        // (another's trial, most likely). One request less answers it (its place went back above),
-        // and no trial for a while; what got through says little here, as retries of refused
-        // requests may be waiting.
-        this.#trials.yielded(now, this.#share)
+        // (another's trial, most likely). One request less answers it, and no trial until the next
+        // turn; what got through says little here, as retries of refused requests may be waiting.
+        this.#trials.yielded()
         this.#setShare(this.#share - 1)
         return this.#pauseFor(answer)
       }

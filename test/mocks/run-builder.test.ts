@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { RunBuilder } from '../../mocks/data/export-files/run-builder.js'
+import { RunBuilder } from '../../mocks/data/export-files/rows/run-builder.js'
 
 describe('load: columns grown and trimmed', () => {
   test('rows past the estimate grow the columns; a run keeps its rows in order', () => {

@@ -4,8 +4,8 @@ import type * as z from 'zod/mini'
 import { createMockService } from '../../mocks/index.js'
 import { describeIssue, responseSchemas, type EndpointName } from '../../src/contract/index.js'
 import { pageCursorSchema } from '../../src/pagination/page-cursor.js'
-import { checkShape, type Shape } from '../../src/schemas/wire-shape.js'
-import { PAGE_CURSOR_SHAPE, RESPONSE_SHAPES } from '../../src/schemas/wire-shapes.js'
+import { checkShape, type Shape } from '../../src/schemas/wire/wire-shape.js'
+import { PAGE_CURSOR_SHAPE, RESPONSE_SHAPES } from '../../src/schemas/wire/wire-shapes.js'
 
 /** The shape a zod schema describes, read off its definition; throws on a kind Shape lacks. */
 function shapeOf(schema: z.ZodMiniType): Shape {

@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { RateLimiter } from '../../src/index.js'
 import { ROUND_TRIP_AGE_MS } from '../../src/rate-limit/aging-minimum.js'
+import { TURN } from '../../src/rate-limit/trial-turns.js'
 import { sdkViaHttp } from '../support/sdk-targets.js'
 
 describe('the client-side rate limiter mirrors the service sliding window (rate limit)', () => {
@@ -258,22 +259,93 @@ describe('the client-side rate limiter mirrors the service sliding window (rate 
       expect(limiter.delay()).toBe(1010 - clock.now) // the whole window: nothing beyond it
     })
 
-    test('a trial answered 429 leaves the share as it was and holds the next trial back 4 s (jitter ±25 %)', async () => {
+    test('a trial answered 429 leaves the share as it was; the next waits for the next turn, at a multiple of 8 s of the wall clock', async () => {
       const { clock, limiter } = await headerless()
       const trial = await limiter.acquire()
       clock.now = 20
       trial({ status: 429, headers: { 'retry-after': '1' } })
       expect(limiter.share).toBe(1)
-      expect(limiter.delay()).toBe(1010 - 20) // the share's slot frees at 1010; no trial before 4020
+      expect(limiter.delay()).toBe(1010 - 20) // the share's slot frees at 1010
       clock.now = 1010
       await limiter.acquire() // a request within the share, still in flight: only a trial could leave now
-      clock.now = 4019
-      expect(limiter.delay()).toBe(1)
-      clock.now = 4020
-      expect(limiter.delay()).toBe(0)
+      clock.now = TURN.ms - 1
+      expect(limiter.delay()).toBe(Infinity) // no trial before the turn
+      clock.now = TURN.ms
+      // A share of 1 gives nothing back; its trial leaves one window after the turn's start (the
+      // others' places are free then), first of all as its share is the smallest.
+      expect(limiter.delay()).toBe(1000 + TURN.after)
     })
 
-    test('a request within the share answered 429 cuts the share by one and gives its place back at once', async () => {
+    test('at a turn a limiter gives one request back and wins it back by a trial one window later, its order set by its share and by what it held; then at most one beyond what it held', async () => {
+      // Starts 3 s before a turn (the wall clock is the injected one), perSecond 4, round trips of 10 ms.
+      const clock = { now: TURN.ms - 3000 }
+      const limiter = new RateLimiter({ perSecond: 4, marginMs: 0, now: () => clock.now, random: () => 0.5 })
+      const send = async (status = 200) => {
+        expect(limiter.delay()).toBe(0)
+        const release = await limiter.acquire()
+        clock.now += 10
+        release({ status, headers: {} })
+      }
+      await send() // the probe: share 1
+      await send() // trials pass at once while no 429 came: share 2
+      await send() // share 3
+      await send(429) // the window is full; holding 3 of its 4, more than all others, it gives one back
+      expect(limiter.share).toBe(2)
+      // The share's second-newest slot frees at 6020 (cold: held from its answer); no trial before the turn.
+      expect(limiter.delay()).toBe(TURN.ms - 3000 + 1020 - clock.now)
+      clock.now = TURN.ms - 1000
+      await send() // within the share
+      await send()
+      expect(limiter.delay()).toBe(TURN.ms - 1000 + 1000 - clock.now) // its slots, no trial
+      clock.now = TURN.ms + 10 // the turn began at TURN.ms: one request given back
+      await send() // within the share of 1 (its newer slot freed at 8010)
+      expect(limiter.share).toBe(1)
+      const step = Math.max(TURN.minStepMs, TURN.stepRoundTrips * 10)
+      // Share 1, held 2 before the turn: order 2 * (1 - 1) + 1. Its slot frees first, at 8010 + 1000.
+      const trialAt = TURN.ms + 1000 + TURN.after + 1 * step
+      expect(limiter.delay()).toBe(TURN.ms + 1010 - clock.now)
+      clock.now = TURN.ms + 1010
+      await send() // within the share again
+      expect(limiter.delay()).toBe(trialAt - clock.now)
+      clock.now = trialAt
+      await send() // the trial passed: share 2, what it held
+      expect(limiter.share).toBe(2)
+      // One beyond what it held may be tried (a trial of its turn before was refused): order 2 * (2 - 1).
+      clock.now = TURN.ms + 1000 + TURN.after + 2 * step
+      await send()
+      expect(limiter.share).toBe(3)
+      // No further trial this turn: only the share's own slots free up (the oldest of the three, sent at 9010).
+      expect(limiter.delay()).toBe(TURN.ms + 2010 - clock.now)
+      clock.now = TURN.ms + 2010
+      await send()
+      expect(limiter.delay()).toBe(trialAt + 1000 - clock.now) // the trial's slot, and still no trial
+      expect(limiter.share).toBe(3)
+    })
+
+    test('a limiter holding more gives its request back later in the turn (one window before the trials of the share below it), so the place stays empty about one window', async () => {
+      const clock = { now: TURN.ms - 3000 }
+      const limiter = new RateLimiter({ perSecond: 10, marginMs: 0, now: () => clock.now, random: () => 0.5 })
+      const send = async (status = 200) => {
+        const release = await limiter.acquire()
+        clock.now += 10
+        release({ status, headers: {} })
+      }
+      for (let i = 0; i < 4; i++) await send() // probe of 3, then a trial: share 4
+      await send(429)
+      expect(limiter.share).toBe(4)
+      const step = Math.max(TURN.minStepMs, TURN.stepRoundTrips * 10)
+      clock.now = TURN.ms + 2 * (4 - 2) * step - 1
+      limiter.delay()
+      expect(limiter.share).toBe(4) // the turn has begun, but a share of 4 gives back at 2 * (4 - 2) steps
+      clock.now += 1
+      limiter.delay()
+      expect(limiter.share).toBe(3)
+      clock.now += 1000
+      limiter.delay()
+      expect(limiter.share).toBe(3) // once a turn
+    })
+
+    test('a request within the share answered 429 cuts the share by one and keeps its place for the window (no 429 every round trip into a full window)', async () => {
       const { clock, limiter } = await headerless()
       for (let i = 0; i < 2; i++) {
         const trial = await limiter.acquire()
@@ -288,10 +360,10 @@ describe('the client-side rate limiter mirrors the service sliding window (rate 
       slots[1]!(ok)
       slots[2]!({ status: 429, headers: {} })
       expect(limiter.share).toBe(2)
-      // Two of the three went through and hold the window; the refused one's place is free again,
-      // but the share is now two: the next request waits for the older of the two (taken in the
-      // limiter's first, cold window: held from its answer at 2010 until 3010), and no trial leaves meanwhile.
-      expect(limiter.delay()).toBe(3010 - clock.now)
+      // The share is now two and the refused request keeps its place: the next request waits for
+      // the second newest, sent at 2000 (warm: its arrival is its answer less the smallest round
+      // trip, 2000) until 3000; no trial leaves before the next turn.
+      expect(limiter.delay()).toBe(3000 - clock.now)
     })
   })
 

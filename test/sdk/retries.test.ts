@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { rateLimitDelay, retryDelay, retryPolicy } from '../../src/client/retry-policy.js'
+import { rateLimitDelay, retryDelay, retryPolicy } from '../../src/client/transport/retry-policy.js'
 import { APIConnectionError, APIError, AuthenticationError, InternalServerError, RateLimitError, RateLimiter, type RequestEvent } from '../../src/index.js'
 import { SDK_TARGETS, caught, sdkViaHttp, type SdkTarget } from '../support/sdk-targets.js'
 

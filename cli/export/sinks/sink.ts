@@ -2,7 +2,7 @@ import type { AnyCandle } from '../../../src/schemas/index.js'
 import { ExportError } from '../plan/export-error.js'
 import type { Series } from '../plan/series.js'
 
-// The one candle union (src/schemas/any-candle.ts), for the sinks and their callers.
+// The one candle union (src/schemas/resources/any-candle.ts), for the sinks and their callers.
 export type { AnyCandle }
 
 /** Where pages go. Each page is written whole or not at all, so an interrupted run resumes cleanly. */

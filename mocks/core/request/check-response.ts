@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini'
 import { describeIssue, responseSchemas, type EndpointName } from '../../../src/contract/index.js'
-import { compiled } from '../../../src/schemas/compiled.js'
+import { compiled } from '../../../src/schemas/wire/compiled.js'
 import { errorBodySchema, validationErrorBodySchema } from '../../../src/schemas/index.js'
 import type { MockResponse } from '../message/types.js'
 

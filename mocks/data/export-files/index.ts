@@ -1,6 +1,6 @@
 export { readExport, readExportColumns, readExportFile, type ReadExport } from './read-export.js'
 export { LoadError } from './load-error.js'
 export { derivedCatalog, guessAssetType, type KnownCatalog } from './derived-catalog.js'
-export { AGGREGATED_COLUMNS, EXCHANGE_COLUMNS, PRICE_COLUMNS, columnsOf, type Kind } from './columns.js'
-export { parseCsvLine } from './csv-line.js'
+export { AGGREGATED_COLUMNS, EXCHANGE_COLUMNS, PRICE_COLUMNS, columnsOf, type Kind } from './rows/columns.js'
+export { parseCsvLine } from './lines/csv-line.js'
 export { dropSqliteWarning } from './sqlite-warning.js'

@@ -1,7 +1,7 @@
 import { stringify } from 'csv-stringify/sync'
 import { columnsOf, type Kind } from '../columns.js'
 // The parser lives beside the reader of exports; the sink checks lines it wrote with it on resume.
-export { parseCsvLine } from '../../../../mocks/data/export-files/csv-line.js'
+export { parseCsvLine } from '../../../../mocks/data/export-files/lines/csv-line.js'
 import type { AnyCandle } from '../sink.js'
 
 /** The header line of a kind's CSV file, newline included. */
