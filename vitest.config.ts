@@ -51,11 +51,12 @@ const LONG_FIRST = [
   'test/cli/conformance-deviations.test.ts', // computes: 16.5 / 35
   'test/cli/conformance-variants.test.ts', // waits: 13 / 62 at load ~25 (26 runs over one serve's sessions, side by side)
   'test/sdk/follow.test.ts', // waits: 3.4 / 24
-  'test/export/other-deployments.test.ts', // computes: 27.7 / 25.5 (alone, load ~6, 2026-11-29)
+  'test/export/other-deployments.test.ts', // computes: 20.4 / 23 (alone, load ~4, 2026-11-29)
   'test/export/resume.test.ts', // computes: 8 / 20
   'test/redis/redis-rate-limiter.test.ts', // waits: 3.7 / 23
   'test/examples.test.ts', // computes: 16 / 16
   'test/sdk/follow-outages.test.ts', // waits: 3.4 / 21
+  'test/sdk/rate-limit-variants.test.ts', // 18 s wall in a full run at load ~10 (2026-11-29)
   'test/api-docs.test.ts', // computes
   'test/export/follow-chaos.test.ts', // waits: 10 / 26
   'test/export/postgres-batches.test.ts', // computes: 12 / 9

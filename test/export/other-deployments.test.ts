@@ -2,7 +2,8 @@
  * `market-candles export` reads the SDK's canonical candles (D13): against the reference's variants
  * (timestamps +00:00 / .000000+00:00 / .000Z, null fields left out, extra fields, the python-stack
  * preset), every format writes exactly what it writes from the reference, and a run resumed against
- * another deployment continues the file with no gap and no duplicate.
+ * another deployment continues the file with no gap and no duplicate. Every deployment is exported
+ * into JSON Lines; each other output and each resume against one of them (BY_FORMAT, RESUMES).
  */
 import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -72,14 +73,39 @@ const FIRST_MONTH = EXCHANGE.map((v) => (v === '2024-12-01' ? '2024-10-31' : v))
 const files = (root: string): Record<string, Buffer> =>
   Object.fromEntries(readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => [join(e.parentPath, e.name).slice(root.length), readFileSync(join(e.parentPath, e.name))]))
 
-describe.each(Object.keys(VARIANTS))('export from a deployment writing %s: the same output as from the reference (D13)', (name) => {
-  test.each([
-    ['JSON Lines', 'jsonl', EXCHANGE],
-    ['CSV', 'csv', EXCHANGE],
-    ['JSON Lines, aggregated', 'jsonl', AGGREGATED],
-    ['CSV, aggregated', 'csv', AGGREGATED],
-  ])('%s: the same bytes', async (_what, ext, args) => {
-    const slug = `${name.replace(/\W+/g, '-')}-${ext}-${args === AGGREGATED ? 'agg' : 'ex'}`
+/**
+ * Which deployment each heavy path runs against: every deployment into JSON Lines, exchange and
+ * aggregated (the format that shows every reading: a timestamp's text, a key left out or added),
+ * and each other output once, against the deployment whose reading it stores most directly. The
+ * full matrix of formats against every variant was 30 exports here; test/variants/export-matrix
+ * exports every variant with resume too.
+ */
+const JSONL_EVERYWHERE = Object.keys(VARIANTS)
+const BY_FORMAT = {
+  // Timestamp text kept as text: .000Z in a CSV, +00:00 in a table.
+  csv: '.000Z',
+  sqlite: 'python-stack',
+  // Timestamps parsed into a dataset's column, flags null where the deployment left them out.
+  parquet: '.000000+00:00, nulls left out, extra fields',
+} as const
+/** A file begun from the reference, continued from a deployment that writes close_ts otherwise. */
+const RESUMES: Array<['jsonl' | 'csv' | 'sqlite', string]> = [
+  ['jsonl', '.000000+00:00, nulls left out, extra fields'],
+  ['csv', '.000Z'],
+  ['sqlite', 'python-stack'],
+]
+
+const slugOf = (name: string) => name.replace(/\W+/g, '-')
+
+// A test runs up to four exports (the reference's among them): room for a loaded machine.
+describe('export from another deployment: the same output as from the reference (D13)', { timeout: 90_000 }, () => {
+  const LINES: Array<[string, string, 'jsonl' | 'csv', string[]]> = [
+    ...JSONL_EVERYWHERE.flatMap((name): Array<[string, string, 'jsonl', string[]]> => [[name, 'JSON Lines', 'jsonl', EXCHANGE], [name, 'JSON Lines, aggregated', 'jsonl', AGGREGATED]]),
+    [BY_FORMAT.csv, 'CSV', 'csv', EXCHANGE],
+    [BY_FORMAT.csv, 'CSV, aggregated', 'csv', AGGREGATED],
+  ]
+  test.each(LINES)('writing %s, %s: the same bytes', async (name, _what, ext, args) => {
+    const slug = `${slugOf(name)}-${ext}-${args === AGGREGATED ? 'agg' : 'ex'}`
     const b = join(dir, `dep-${slug}.${ext}`)
     const a = await referenceExport(`${args === AGGREGATED ? 'agg' : 'ex'}.${ext}`, [[args]])
     await exportTo(servers[name]!, args, b)
@@ -90,12 +116,11 @@ describe.each(Object.keys(VARIANTS))('export from a deployment writing %s: the s
     expect(text).toBe(readFileSync(a, 'utf8'))
   })
 
-  test('SQLite: the same rows, canonical close_ts', async () => {
-    const slug = name.replace(/\W+/g, '-')
-    const b = join(dir, `dep-${slug}.sqlite`)
+  test(`writing ${BY_FORMAT.sqlite}, SQLite: the same rows, canonical close_ts`, async () => {
+    const b = join(dir, `dep-${slugOf(BY_FORMAT.sqlite)}.sqlite`)
     const a = await referenceExport('both.sqlite', [[EXCHANGE], [AGGREGATED]])
-    await exportTo(servers[name]!, EXCHANGE, b)
-    await exportTo(servers[name]!, AGGREGATED, b)
+    await exportTo(servers[BY_FORMAT.sqlite]!, EXCHANGE, b)
+    await exportTo(servers[BY_FORMAT.sqlite]!, AGGREGATED, b)
     for (const table of ['exchange_candles', 'aggregated_candles'] as const) {
       const rows = sqliteRows(b, table)
       expect(rows.length).toBeGreaterThan(1000)
@@ -104,20 +129,18 @@ describe.each(Object.keys(VARIANTS))('export from a deployment writing %s: the s
     }
   })
 
-  test('Parquet: the same rows', async () => {
-    const slug = name.replace(/\W+/g, '-')
-    const b = join(dir, `dep-${slug}-pq`)
+  test(`writing ${BY_FORMAT.parquet}, Parquet: the same rows`, async () => {
+    const b = join(dir, `dep-${slugOf(BY_FORMAT.parquet)}-pq`)
     const a = await referenceExport('ex-pq', [[EXCHANGE, ['--format', 'parquet']]])
-    await exportTo(servers[name]!, EXCHANGE, b, ['--format', 'parquet'])
+    await exportTo(servers[BY_FORMAT.parquet]!, EXCHANGE, b, ['--format', 'parquet'])
     expect(Object.keys(files(b)).sort()).toEqual(Object.keys(files(a)).sort())
     const rows = await duckRows(b, 'exchange')
     expect(rows.length).toBeGreaterThan(1000)
     expect(rows).toEqual(await duckRows(a, 'exchange'))
   })
 
-  test.each(['jsonl', 'csv', 'sqlite'])('resume (%s): a file begun from the reference is continued from this deployment with no gap and no duplicate', async (ext) => {
-    const slug = name.replace(/\W+/g, '-')
-    const resumed = join(dir, `resumed-${slug}.${ext}`)
+  test.each(RESUMES)('resume (%s): a file begun from the reference is continued from the deployment writing %s with no gap and no duplicate', async (ext, name) => {
+    const resumed = join(dir, `resumed-${slugOf(name)}.${ext}`)
     const full = await (ext === 'sqlite' ? referenceExport('both.sqlite', [[EXCHANGE], [AGGREGATED]]) : referenceExport(`ex.${ext}`, [[EXCHANGE]]))
     // The first month from the reference, then the whole range from the other deployment into the same file.
     copyFileSync(await referenceExport(`first-month.${ext}`, [[FIRST_MONTH]]), resumed)
@@ -132,7 +155,7 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`export into PostgreSQL from the
   beforeAll(async () => {
     pg = await startPostgres()
   }, 60_000)
-  afterAll(() => pg?.stop())
+  afterAll(() => pg?.destroy())
 
   test('the same rows as from the reference, and a run resumed against it continues with no gap', async () => {
     const [a, b] = [await freshDatabase(pg), await freshDatabase(pg)]

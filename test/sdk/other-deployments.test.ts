@@ -28,9 +28,14 @@ const viaHandlers: typeof fetch = async (input, init) => {
   return res
 }
 
-/** The reference, and a deployment that writes its 200 bodies as `rewrite` says. */
-const reference = createClient({ baseUrl: BASE, apiKey: KEY, fetch: viaHandlers })
-const deployment = (rewrite: Rewrite): MarketCandles => createClient({ baseUrl: BASE, apiKey: KEY, fetch: rewritingFetch(viaHandlers, rewrite), retry: false })
+/**
+ * The reference, and a deployment that writes its 200 bodies as `rewrite` says. Without the client's
+ * own pacing (`rateLimit: false`): this file checks what the SDK reads, not when it sends
+ * (rate-limiter.test.ts does); at the default 10 requests a second each comparison below (about 80
+ * requests) waited 8 s, the file 150 s in all for 7 s of CPU.
+ */
+const reference = createClient({ baseUrl: BASE, apiKey: KEY, fetch: viaHandlers, rateLimit: false })
+const deployment = (rewrite: Rewrite): MarketCandles => createClient({ baseUrl: BASE, apiKey: KEY, fetch: rewritingFetch(viaHandlers, rewrite), retry: false, rateLimit: false })
 
 /** What a user reads from a deployment: the catalog, a page, walks both ways across gaps, the gap report. */
 async function everything(client: MarketCandles) {
@@ -87,7 +92,7 @@ describe.each(Object.keys(SERVICE_VARIANTS) as ServiceVariantName[])("against th
   const varied = createMockService({ data: explicitDataset(), now: EXPLICIT_NOW, rateLimit: false, variant: name })
   const variedHandlers = createHandlers(varied, { baseUrl: BASE })
   const viaVariant: typeof fetch = async (input, init) => (await getResponse(variedHandlers, new Request(input, init)))!
-  const client = (withKey = true) => createClient({ baseUrl: BASE, ...(withKey ? { apiKey: KEY } : {}), fetch: viaVariant, retry: false })
+  const client = (withKey = true) => createClient({ baseUrl: BASE, ...(withKey ? { apiKey: KEY } : {}), fetch: viaVariant, retry: false, rateLimit: false })
 
   test('catalog, pages, walks both ways and gaps read the same as from the reference, timestamps canonical', async () => {
     expect(await everything(client())).toEqual(await everything(reference))
