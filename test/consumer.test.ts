@@ -201,6 +201,12 @@ function outcomeOf(block: DocBlock): Promise<Outcome> {
     outcomes = new Map()
     const groups = new Map<string, DocBlock[]>()
     let ts = 0
+    // curl answers end with their status (a curl config, the block unchanged), to hold them to what
+    // the block's comments say. The config is written once, before any block starts: rewritten before
+    // each block's spawn (open with O_TRUNC, then write), it was empty for an instant while a block
+    // started earlier ran its first curl, whose answer then came without its status.
+    const withCurls = new Set(RUNNABLE.filter((b) => !isTs(b) && documentedAnswers(b.code).length > 0))
+    if (withCurls.size > 0) writeFileSync(join(work, '.curlrc'), CURLRC)
     for (const b of RUNNABLE) {
       if (isTs(b)) {
         const key = usesVitest(b) ? 'vitest' : `tsx-${ts++ % TS_PROCESSES}`
@@ -208,15 +214,15 @@ function outcomeOf(block: DocBlock): Promise<Outcome> {
         continue
       }
       const { file, env } = prepared(b)
-      // curl answers end with their status (a curl config, the block unchanged), to hold them to what the block's comments say.
-      const curls = documentedAnswers(b.code).length > 0
-      if (curls) writeFileSync(join(work, '.curlrc'), CURLRC)
+      const curls = withCurls.has(b)
+      // Its own time: its test's duration starts only when vitest gives the test a slot, maybe after the block ended.
+      const started = Date.now()
       outcomes.set(b.name, runBounded('bash', ['-euo', 'pipefail', file], { cwd: dirOf(b), env: consumerEnv({ ...env, ...(curls ? { CURL_HOME: work } : {}) }), timeoutMs: BLOCK_MS }).then((run) => {
         const mismatches = curls && run.code === 0 ? answerMismatches(b.code, run.stdout) : []
         return {
           ok: !run.timedOut && run.code === 0 && mismatches.length === 0,
           printed: run.stdout,
-          output: `exit ${run.code}${run.timedOut ? ' (timed out)' : ''}\n${mismatches.length > 0 ? `answers other than the block's comments say:\n${mismatches.join('\n')}\n` : ''}${run.stdout.slice(-4000)}\n${run.stderr}`,
+          output: `exit ${run.code}${run.timedOut ? ' (timed out)' : ''} after ${Date.now() - started} ms\n${mismatches.length > 0 ? `answers other than the block's comments say:\n${mismatches.join('\n')}\n` : ''}${run.stdout.slice(-4000)}\n${run.stderr}`,
         }
       }))
     }

@@ -86,7 +86,7 @@ function newPeriod(start: number) {
  * interface.md leaves both open) says nothing on its 200s about others on the account. The limiter
  * then learns from 429s alone: after its probe it keeps to a share and sends, one at a time, a
  * *trial* request beyond it. A trial answered 200 grows the share by one; a request within the share
- * answered 429 cuts it by one and gives its place back. Until a first 429 the trials follow one
+ * answered 429 cuts it by one (its place held for the window). Until a first 429 the trials follow one
  * another at once (a limiter alone has the whole window within a second); after it they wait for
  * *turns*, at multiples of 8 s of the wall clock (`Date.now()`, the same for every client): each
  * limiter gives one request back, and one window later the places are won back smallest share
@@ -295,18 +295,16 @@ export class RateLimiter implements SlotLimiter {
       slot.limited = true
       if (slot.probe >= 0 && this.#probe) this.#probe.limited = true
       this.#period.limited = true
-      // Without headers, a refused request's place goes back at once: nothing else tells the
-      // limiter when the window has room, and a place held for nothing leaves a hole in the
-      // window that another limiter's trial takes (a service that counts its 429s refuses again,
-      // which cuts the share).
-      if (this.#headers !== 'present') this.#store.drop(slot)
+      // Without headers, a refused trial's place goes back at once (it was beyond the share). A
+      // refused request within the share keeps its place for the window: given back at once, the
+      // limiter would send again at once into a window still full, a 429 every round trip.
+      if (this.#headers !== 'present' && (slot.trial || this.#headers === 'unknown')) this.#store.drop(slot)
       // A refused trial leaves the share as it was: the window was full, as the share assumed.
       if (slot.trial) return this.#pauseFor(answer)
       if (this.#headers !== 'present') {
         // Without headers the only sign is the refusal itself: the window held one request too many
-        // (another's trial, most likely). One request less answers it (its place went back above),
-        // and no trial for a while; what got through says little here, as retries of refused
-        // requests may be waiting.
+        // (another's trial, most likely). One request less answers it, and no trial until the next
+        // turn; what got through says little here, as retries of refused requests may be waiting.
         this.#trials.yielded()
         this.#setShare(this.#share - 1)
         return this.#pauseFor(answer)

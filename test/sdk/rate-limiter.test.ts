@@ -345,7 +345,7 @@ describe('the client-side rate limiter mirrors the service sliding window (rate 
       expect(limiter.share).toBe(3) // once a turn
     })
 
-    test('a request within the share answered 429 cuts the share by one and gives its place back at once', async () => {
+    test('a request within the share answered 429 cuts the share by one and keeps its place for the window (no 429 every round trip into a full window)', async () => {
       const { clock, limiter } = await headerless()
       for (let i = 0; i < 2; i++) {
         const trial = await limiter.acquire()
@@ -360,10 +360,10 @@ describe('the client-side rate limiter mirrors the service sliding window (rate 
       slots[1]!(ok)
       slots[2]!({ status: 429, headers: {} })
       expect(limiter.share).toBe(2)
-      // Two of the three went through and hold the window; the refused one's place is free again,
-      // but the share is now two: the next request waits for the older of the two (taken in the
-      // limiter's first, cold window: held from its answer at 2010 until 3010), and no trial leaves meanwhile.
-      expect(limiter.delay()).toBe(3010 - clock.now)
+      // The share is now two and the refused request keeps its place: the next request waits for
+      // the second newest, sent at 2000 (warm: its arrival is its answer less the smallest round
+      // trip, 2000) until 3000; no trial leaves before the next turn.
+      expect(limiter.delay()).toBe(3000 - clock.now)
     })
   })
 
