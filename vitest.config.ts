@@ -41,7 +41,7 @@ const LONG_FIRST = [
   'test/cli/conformance-serve.test.ts', // waits: 7 / 34
   'test/export/postgres.test.ts', // computes: 18 / 17
   'test/sdk/uncoordinated-clients.test.ts', // waits: 3 / 27
-  'test/variants/export-matrix.test.ts', // 7.6 / 13 (alone, load ~4.5, 2026-11-29; its exports in process)
+  'test/variants/export-matrix.test.ts', // waits: 5.3 / 11 (alone, load ~4, 2026-11-29; its exports in process)
   'test/variants/sdk-matrix.test.ts', // waits: 7.5 / 44 (load 35)
   'test/typecheck.test.ts', // computes
   'test/runtimes.test.ts', // computes
@@ -51,7 +51,7 @@ const LONG_FIRST = [
   'test/cli/conformance-deviations.test.ts', // computes: 16.5 / 35
   'test/cli/conformance-variants.test.ts', // waits: 13 / 62 at load ~25 (26 runs over one serve's sessions, side by side)
   'test/sdk/follow.test.ts', // waits: 3.4 / 24
-  'test/export/other-deployments.test.ts', // computes: 9.7 / 9.5 (alone, load ~8, 2026-11-29)
+  'test/export/other-deployments.test.ts', // 6.0 / 6.2 (alone, load ~3.4, 2026-11-29; its exports in process)
   'test/export/resume.test.ts', // computes: 8 / 20
   'test/redis/redis-rate-limiter.test.ts', // waits: 3.7 / 23
   'test/examples.test.ts', // computes: 16 / 16
@@ -63,7 +63,7 @@ const LONG_FIRST = [
   'test/export/follow-outage.test.ts', // waits: 10 / 22
   'test/export/follow.test.ts', // computes: 15 / 30
   'test/sdk/walks.test.ts', // waits: 8 / 22
-  'test/export/errors.test.ts', // computes: 10 / 17
+  'test/export/errors.test.ts', // 8.1 / 14.5 (alone, load ~1.4, 2026-11-29)
   'test/cli/conformance-rate.test.ts', // waits: 3 / 11
   'test/export/redis-and-shard.test.ts', // computes: 8 / 17
   'test/sdk/retries.test.ts', // waits: 3 / 11
