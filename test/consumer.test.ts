@@ -226,6 +226,9 @@ function outcomeOf(block: DocBlock): Promise<Outcome> {
         }
       }))
     }
+    // Copied once, before any runner starts: two runners copying it at the same moment left it
+    // missing for an instant ("Cannot find module .../doc-block-runner.mjs").
+    if ([...groups.keys()].some((key) => key !== 'vitest')) cpSync(join(ROOT, 'test/support/doc-block-runner.mjs'), join(project, 'doc-block-runner.mjs'))
     for (const [key, blocks] of groups) {
       const ran = key === 'vitest' ? runVitestBlocks(blocks) : runTsBlocks(key, blocks)
       for (const b of blocks) outcomes.set(b.name, ran.then((all) => all.get(b.name)!))
@@ -239,7 +242,6 @@ async function runTsBlocks(id: string, blocks: DocBlock[]): Promise<Map<string, 
   const listFile = join(work, `${id}.blocks.json`)
   const resultsFile = join(work, `${id}.results.json`)
   writeFileSync(listFile, JSON.stringify(list))
-  cpSync(join(ROOT, 'test/support/doc-block-runner.mjs'), join(project, 'doc-block-runner.mjs'))
   const run = await runBounded(process.execPath, ['--import', 'tsx', join(project, 'doc-block-runner.mjs'), listFile, resultsFile], {
     cwd: project,
     env: consumerEnv(),
