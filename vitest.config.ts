@@ -27,56 +27,55 @@ const ISOLATED = [
 ]
 
 /**
- * The order files start in. The suite is CPU-bound on two cores overall, but about a third of its
- * files mostly wait (a rate limit's pacing, a running mock clock, child processes): with two workers
- * such a file held a slot while a core idled (vitest used 1.1 of 2 cores, 2026-11-27). So four
- * workers, and the long files alternate between those that compute and those that wait, so that
- * about two of each run at any time. Measured 2026-11-27, CPU s / wall s of each file alone (vitest
- * included).
+ * The order files start in: the run ends when the last long file ends, so the longest start first
+ * (longest processing time first). Walls of a fresh clone's `CI=true bash .ci/run` on a quiet machine
+ * (2026-11-29, 217 s): before this order the 40 s and 34 s files (concurrent-walks, api-docs) started
+ * 21st and 31st. Six workers (maxWorkers) because about a third of the files mostly wait (a rate
+ * limit's pacing, a running mock clock, child processes) while others compute.
  * A CI clone has no duration cache and vitest would order its files by size; with a cache (a
  * developer's machine) the files not listed follow by cached duration.
  */
 const LONG_FIRST = [
-  'test/export/parquet.test.ts', // computes
-  'test/cli/conformance-serve.test.ts', // waits: 7 / 34
-  'test/export/postgres.test.ts', // computes: 18 / 17
-  'test/sdk/uncoordinated-clients.test.ts', // waits: 3 / 27
+  'test/cli/conformance-deviations.test.ts', // 69 s
+  'test/consumer.test.ts', // 51 s
+  'test/cli/conformance-variants.test.ts', // 50 s
+  'test/cli/conformance-serve.test.ts', // 44 s
+  'test/sdk/concurrent-walks.test.ts', // 40 s
+  'test/api-docs.test.ts', // 34 s
+  'test/export/resume.test.ts', // 33 s
+  'test/export/postgres-batches.test.ts', // 33 s
+  'test/variants/sdk-matrix.test.ts', // 32 s
+  'test/export/follow.test.ts', // 30 s
+  'test/export/follow-outage.test.ts', // 29 s
+  'test/export/follow-chaos.test.ts', // 29 s
+  'test/sdk/uncoordinated-clients.test.ts', // 28 s
+  'test/redis/redis-rate-limiter.test.ts', // 27 s
+  'test/sdk/walks.test.ts', // 27 s
+  'test/examples.test.ts', // 26 s
+  'test/export/parquet.test.ts', // 24 s
+  'test/sdk/follow.test.ts', // 23 s
+  'test/export/redis-and-shard.test.ts', // 22 s
+  'test/sdk/follow-outages.test.ts', // 22 s
+  'test/sdk/follow-learned-delay.test.ts', // 22 s
+  'test/sdk/rate-limit-variants.test.ts', // 22 s
+  'test/export/flags-and-progress.test.ts', // 21 s
+  'test/export/postgres.test.ts', // 19 s
+  'test/mocks/load-export.test.ts', // 19 s
+  // Then the others of LONG_FIRST before 2026-11-29's reorder (under 18 s in that run), then the files of 5-15 s.
   'test/variants/export-matrix.test.ts', // waits: 5.3 / 11 (alone, load ~4, 2026-11-29; its exports in process)
-  'test/variants/sdk-matrix.test.ts', // waits: 7.5 / 44 (load 35)
   'test/typecheck.test.ts', // computes
   'test/runtimes.test.ts', // computes
-  'test/sdk/follow-learned-delay.test.ts', // waits: 2.5 / 24
   'test/sdk/follow-clock-rate.test.ts', // waits
-  'test/consumer.test.ts', // waits: 37 / 49 (23 documentation blocks, conformance against serve; median of 3, pytest absent)
-  'test/cli/conformance-deviations.test.ts', // computes: 16.5 / 35
-  'test/cli/conformance-variants.test.ts', // waits: 13 / 62 at load ~25 (26 runs over one serve's sessions, side by side)
-  'test/sdk/follow.test.ts', // waits: 3.4 / 24
   'test/export/other-deployments.test.ts', // 6.0 / 6.2 (alone, load ~3.4, 2026-11-29; its exports in process)
-  'test/export/resume.test.ts', // computes: 8 / 20
-  'test/redis/redis-rate-limiter.test.ts', // waits: 3.7 / 23
-  'test/examples.test.ts', // computes: 16 / 16
-  'test/sdk/follow-outages.test.ts', // waits: 3.4 / 21
-  'test/sdk/rate-limit-variants.test.ts', // 18 s wall in a full run at load ~10 (2026-11-29)
-  'test/api-docs.test.ts', // computes
-  'test/export/follow-chaos.test.ts', // waits: 10 / 26
-  'test/export/postgres-batches.test.ts', // computes: 12 / 9
-  'test/export/follow-outage.test.ts', // waits: 10 / 22
-  'test/export/follow.test.ts', // computes: 15 / 30
-  'test/sdk/walks.test.ts', // waits: 8 / 22
   'test/export/errors.test.ts', // 8.1 / 14.5 (alone, load ~1.4, 2026-11-29)
   'test/cli/conformance-rate.test.ts', // waits: 3 / 11
-  'test/export/redis-and-shard.test.ts', // computes: 8 / 17
   'test/sdk/retries.test.ts', // waits: 3 / 11
-  'test/sdk/concurrent-walks.test.ts', // computes: 12 / 24
   'test/export/follow-redis-outage.test.ts', // waits: 3.4 / 10
   'test/export/coverage-and-resample.test.ts',
   'test/sdk/follow-property.test.ts', // waits: 2.8 / 10
   'test/cli/serve.test.ts',
   'test/sdk/follow-listeners.test.ts', // waits: 3 / 10
-  'test/export/flags-and-progress.test.ts',
   'test/runners.test.ts',
-  'test/mocks/load-export.test.ts',
-  // Then the files of 5-15 s, longest first (a CI clone would order them by size).
   'test/export/formats.test.ts',
   'test/package.test.ts',
   'test/browser/chart-page.test.ts',
