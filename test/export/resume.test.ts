@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startMockServer, type RunningMockServer } from '../../mocks/server/index.js'
 import { csvFile, jsonLines, sqliteRows } from './read-output.js'
-import { runCli, startCli, waitFor } from './run-cli.js'
+import { exportInProcess } from './export-in-process.js'
+import { startCli, waitFor } from './run-cli.js'
 
 const NOW = '2025-01-01T00:00:00Z'
 let server: RunningMockServer
@@ -37,7 +38,7 @@ let full: Promise<string[]> | undefined
 function fullRun(): Promise<string[]> {
   full ??= (async () => {
     const out = join(dir, 'full.sqlite')
-    const r = await runCli(['export', ...PAIRS, ...RANGE, '--out', out, '--quiet'], env)
+    const r = await exportInProcess([...PAIRS, ...RANGE, '--out', out, '--quiet'], env)
     expect(r.code).toBe(0)
     return read(out, 'sqlite')
   })()
@@ -50,6 +51,12 @@ function read(path: string, ext: string): string[] {
   const { header, rows } = csvFile(path)
   return keysOf(rows.map((f) => Object.fromEntries(header.map((h, i) => [h, f[i]]))))
 }
+
+/*
+ * The interrupted runs are the CLI as a process (a signal stops them); the runs that check only what
+ * lands in the file, the exit code and the messages run in process (exportInProcess: runExport, what
+ * the CLI's export command runs), without a process start each.
+ */
 
 /** Starts the export and waits until it has written at least one page (a progress line says so). */
 async function startAndWaitForData(out: string) {
@@ -75,7 +82,7 @@ describe('market-candles export: resume', () => {
       const full = await fullRun()
       expect(partial.length).toBeLessThan(full.length)
       expect(full.slice(0, partial.length)).toEqual(partial) // whole pages, in order, nothing else
-      const again = await runCli(['export', ...PAIRS, ...RANGE, '--out', out, '--quiet'], env)
+      const again = await exportInProcess([...PAIRS, ...RANGE, '--out', out, '--quiet'], env)
       expect(again.code).toBe(0)
       expect(read(out, ext)).toEqual(full)
     },
@@ -90,7 +97,7 @@ describe('market-candles export: resume', () => {
       cli.child.kill('SIGKILL')
       expect((await cli.result).signal).toBe('SIGKILL')
       const full = await fullRun()
-      const again = await runCli(['export', ...PAIRS, ...RANGE, '--out', out, '--quiet'], env)
+      const again = await exportInProcess([...PAIRS, ...RANGE, '--out', out, '--quiet'], env)
       expect(again.code).toBe(0)
       expect(read(out, ext)).toEqual(full)
     },
@@ -101,8 +108,8 @@ describe('market-candles export: resume', () => {
     'a partial last line (a kill in the middle of a write) is cut back before the rerun appends (%s)',
     async (ext) => {
       const out = join(dir, `cut.${ext}`)
-      const args = ['export', '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1d', '--start', '2024-01-01', '--end', '2024-03-01', '--out', out, '--quiet']
-      expect((await runCli(args, env)).code).toBe(0)
+      const args = ['--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1d', '--start', '2024-01-01', '--end', '2024-03-01', '--out', out, '--quiet']
+      expect((await exportInProcess(args, env)).code).toBe(0)
       const complete = readFileSync(out, 'utf8')
       // Drop the last 20 lines and leave half of the next one behind, as a killed write would.
       const lines = complete.split('\n').slice(0, -1)
@@ -110,7 +117,7 @@ describe('market-candles export: resume', () => {
       truncateSync(out, 0)
       appendFileSync(out, keep)
       expect(statSync(out).size).toBeLessThan(complete.length)
-      expect((await runCli(args, env)).code).toBe(0)
+      expect((await exportInProcess(args, env)).code).toBe(0)
       expect(readFileSync(out, 'utf8')).toBe(complete)
     },
     20_000,
@@ -118,10 +125,10 @@ describe('market-candles export: resume', () => {
 
   test('a complete file run again fetches only what closed since: nothing is written twice', async () => {
     const out = join(dir, 'again.sqlite')
-    const args = ['export', '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1d', '--start', '2024-06-01', '--out', out]
-    expect((await runCli(args, env)).code).toBe(0)
+    const args = ['--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1d', '--start', '2024-06-01', '--out', out]
+    expect((await exportInProcess(args, env)).code).toBe(0)
     const before = sqliteRows(out, 'exchange_candles')
-    const r = await runCli(args, env)
+    const r = await exportInProcess(args, env)
     expect(r.code).toBe(0)
     expect(r.stderr).toMatch(/done: 1 series, 0 candles in 0 pages, 1 request /)
     expect(sqliteRows(out, 'exchange_candles')).toEqual(before)
