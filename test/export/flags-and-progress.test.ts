@@ -86,7 +86,7 @@ describe('market-candles export: bad flags print the usage and exit 2', () => {
   test.each([['--api-key', 'sk-live-123'], ['--api-key=sk-live-123'], ['--apikey=sk-live-123']])(
     'a key given as a flag (%s) is refused with the reason, and never echoed',
     async (...flag) => {
-      const r = await runCli([...OK, ...flag], env)
+      const r = await runInProcess([...OK, ...flag].slice(1), env)
       expect(r.code).toBe(2)
       expect(r.stderr).toContain('the API key is never taken from a flag')
       expect(r.stderr).toContain('MARKET_CANDLES_API_KEY')
@@ -104,21 +104,22 @@ describe('market-candles export: bad flags print the usage and exit 2', () => {
   })
 
   test('an unknown flag with a value is named without its value', async () => {
-    const r = await runCli([...OK, '--token=sk-live-123'], env)
+    const r = await runInProcess([...OK, '--token=sk-live-123'].slice(1), env)
     expect(r.code).toBe(2)
     expect(r.stderr).toContain("Unknown option '--token")
     expect(r.stderr).not.toContain('sk-live-123')
   })
 
   test('no key and no service URL are usage errors that say where they come from', async () => {
-    const noKey = await runCli([...OK], { MARKET_CANDLES_BASE_URL: server.url })
+    const noKey = await runInProcess(OK.slice(1), { MARKET_CANDLES_BASE_URL: server.url })
     expect(noKey.code).toBe(2)
     expect(noKey.stderr).toContain('no API key: set MARKET_CANDLES_API_KEY, or give --api-key-file FILE')
-    const noUrl = await runCli([...OK], { MARKET_CANDLES_API_KEY: 'demo-pro-key' })
+    const noUrl = await runInProcess(OK.slice(1), { MARKET_CANDLES_API_KEY: 'demo-pro-key' })
     expect(noUrl.code).toBe(2)
     expect(noUrl.stderr).toContain('no service URL: give --base-url URL or set MARKET_CANDLES_BASE_URL')
   })
 
+  // The CLI as a process for --help (its dispatch); the other runs check runExport's messages and output, in process.
   test('--help prints the usage on stdout and exits 0; `market-candles --help` lists export', async () => {
     const r = await runCli(['export', '--help'])
     expect(r.code).toBe(0)
@@ -131,7 +132,7 @@ describe('market-candles export: bad flags print the usage and exit 2', () => {
 describe('market-candles export: progress', () => {
   test('off a terminal: plain lines on stderr every --progress-interval seconds, with candles done/expected, pages, requests/s, 429s, ETA', async () => {
     const out = join(dir, 'p.sqlite')
-    const r = await runCli(['export', '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1h', '--start', '2024-01-01', '--end', '2024-12-31', '--out', out, '--progress-interval', '0.2', '--rate-limit', '3'], env)
+    const r = await runInProcess(['--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1h', '--start', '2024-01-01', '--end', '2024-12-31', '--out', out, '--progress-interval', '0.2', '--rate-limit', '3'], env)
     expect(r.code).toBe(0)
     const lines = r.stderr.trimEnd().split('\n')
     const progress = lines.filter((l) => l.startsWith('export: bitstamp BTC/USD 1h: ') && !l.includes(' stored'))
@@ -144,7 +145,7 @@ describe('market-candles export: progress', () => {
   })
 
   test('--quiet silences progress and the summary', async () => {
-    const r = await runCli(['export', '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1h', '--start', '2024-06-01', '--end', '2024-12-31', '--out', join(dir, 'q.csv'), '--progress-interval', '0.1', '--quiet'], env)
+    const r = await runInProcess(['--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1h', '--start', '2024-06-01', '--end', '2024-12-31', '--out', join(dir, 'q.csv'), '--progress-interval', '0.1', '--quiet'], env)
     expect(r.code).toBe(0)
     expect(r.stderr).toBe('')
   })
