@@ -12,6 +12,7 @@ import { shardOfPair } from '../../cli/export/limits/shard.js'
 import { redactRedisArgs } from '../../cli/export/limits/redis-limit.js'
 import { hasRedis, REDIS_SKIP_NOTE, startRedis, type RedisServer } from '../support/redis-server.js'
 import { csvFile } from './read-output.js'
+import { exportInProcess } from './export-in-process.js'
 import { runCli } from './run-cli.js'
 
 const NOW = '2025-01-01T00:00:00Z'
@@ -31,6 +32,15 @@ afterAll(async () => {
 })
 
 const ALL = ['export', '--exchange', 'bitstamp', '--all-pairs', '--interval', '1d', '--start', '2024-10-01']
+/**
+ * `market-candles export ...` in process (runExport, what the CLI's export command runs) for the runs
+ * that check only their output, messages and exit code; the shard processes sharing Redis and --help
+ * stay the CLI as a process.
+ */
+const exportRun = (args: readonly string[], runEnv: Record<string, string>) => {
+  if (args[0] !== 'export') throw new Error(`not an export command line: ${args.join(' ')}`)
+  return exportInProcess(args.slice(1), runEnv)
+}
 const rowsOf = (path: string) => csvFile(path).rows.map((r) => r.join(','))
 
 describe('market-candles export --shard and --redis: bad values print the usage and exit 2', () => {
@@ -41,7 +51,7 @@ describe('market-candles export --shard and --redis: bad values print the usage 
     [['--redis', `http://:${PASSWORD}@127.0.0.1:6379`], '--redis must be a redis:// or rediss:// URL'],
     [['--redis', `redis://:${PASSWORD}@127.0.0.1:6379`, '--rate-limit', 'off'], '--redis shares a rate limit: it cannot go with --rate-limit off'],
   ])('%j', async (flags, message) => {
-    const r = await runCli([...ALL, '--out', join(dir, 'bad.csv'), ...flags], env)
+    const r = await exportRun([...ALL, '--out', join(dir, 'bad.csv'), ...flags], env)
     expect(r.code).toBe(2)
     expect(r.stderr).toContain(message)
     expect(r.stderr + r.stdout).not.toContain(PASSWORD)
@@ -67,11 +77,11 @@ describe('the Redis password is never printed', () => {
 
 describe('--shard I/N takes a fixed share of the series', () => {
   test('the shares of 1/3, 2/3 and 3/3 are disjoint and together hold exactly the whole export', async () => {
-    const whole = await runCli([...ALL, '--out', join(dir, 'whole.csv')], env)
+    const whole = await exportRun([...ALL, '--out', join(dir, 'whole.csv')], env)
     expect(whole.code).toBe(0)
     const parts: string[][] = []
     for (const i of [1, 2, 3]) {
-      const r = await runCli([...ALL, '--out', join(dir, `part-${i}.csv`), '--shard', `${i}/3`], env)
+      const r = await exportRun([...ALL, '--out', join(dir, `part-${i}.csv`), '--shard', `${i}/3`], env)
       expect(r.code, r.stderr).toBe(0)
       expect(r.stderr).toMatch(new RegExp(`shard ${i}/3: \\d+ of \\d+ series`))
       parts.push(rowsOf(join(dir, `part-${i}.csv`)))
@@ -111,14 +121,14 @@ describe.skipIf(!hasRedis)(`--redis shares the account's rate limit between expo
       expect(r.stderr).toMatch(/, 0 × 429,/)
       expect(r.stderr + r.stdout).not.toContain(PASSWORD)
     }
-    const alone = await runCli([...hourly, '--out', join(dir, 'redis-whole.csv')], env, 60_000)
+    const alone = await exportRun([...hourly, '--out', join(dir, 'redis-whole.csv')], env)
     expect(alone.code).toBe(0)
     expect([...rowsOf(join(dir, 'redis-1.csv')), ...rowsOf(join(dir, 'redis-2.csv'))].sort()).toEqual(rowsOf(join(dir, 'redis-whole.csv')).sort())
   }, 90_000)
 
   test('MARKET_CANDLES_REDIS_URL with a wrong password: exit 1 with a clear message, the password never printed', async () => {
     const wrong = redis.url.replace(PASSWORD, 'not-it-Zq2')
-    const r = await runCli([...ALL, '--out', join(dir, 'wrong.csv')], { ...env, MARKET_CANDLES_REDIS_URL: wrong }, 30_000)
+    const r = await exportRun([...ALL, '--out', join(dir, 'wrong.csv')], { ...env, MARKET_CANDLES_REDIS_URL: wrong })
     expect(r.code).toBe(1)
     expect(r.stderr).toMatch(/Redis refused the credentials/)
     expect(r.stderr + r.stdout).not.toContain('not-it-Zq2')
