@@ -9,6 +9,7 @@ import { createMockService, type MockService } from '../../mocks/core/service/se
 import { readExport } from '../../mocks/data/export-files/index.js'
 import { DataError as PublicDataError, LoadError as PublicLoadError } from '../../mocks/index.js'
 import { sqliteRows } from '../export/read-output.js'
+import { exportInProcess } from '../export/export-in-process.js'
 import { runCli, startCli, waitFor } from '../export/run-cli.js'
 
 /*
@@ -26,7 +27,8 @@ let dir: string
 const files = { sqlite: '', csv: '', aggCsv: '', jsonl: '', aggJsonl: '', parquet: '' }
 
 async function exportTo(kind: string[], out: string, format: string[] = []): Promise<void> {
-  const result = await runCli(['export', '--mock', ...kind, '--interval', '1h', '--start', START, '--end', END, '--out', out, ...format, '--quiet'], {}, 60_000)
+  // In process (runExport, what the CLI's export command runs, --mock's embedded service included): the files are what the tests read.
+  const result = await exportInProcess(['--mock', ...kind, '--interval', '1h', '--start', START, '--end', END, '--out', out, ...format, '--quiet'], {})
   if (result.code !== 0) throw new Error(`export to ${out} failed (${result.code}): ${result.stderr}`)
 }
 
