@@ -12,6 +12,7 @@ import { startMockServer, type RunningMockServer } from '../../mocks/server/inde
 import { POSTGRES_MISSING, PG_PASSWORD, startPostgres, type RunningPostgres } from '../support/postgres-server.js'
 import { sqliteRows } from './read-output.js'
 import { freshDatabase, pgRows, withClient } from './read-postgres.js'
+import { exportInProcess } from './export-in-process.js'
 import { runCli, startCli, waitFor, type CliResult } from './run-cli.js'
 import { finished } from 'node:stream/promises'
 import { from as copyFrom } from 'pg-copy-streams'
@@ -28,9 +29,14 @@ let dir: string
 let env: Record<string, string>
 const outputs: CliResult[] = []
 
-/** Runs the CLI and keeps its output, every byte of which is checked for the password at the end. */
-async function run(args: string[], extraEnv: Record<string, string> = {}): Promise<CliResult> {
-  const r = await runCli(['export', ...args], { ...env, ...extraEnv }, 60_000)
+/**
+ * Runs `market-candles export ARGS` and keeps its output, every byte of which is checked for the
+ * password at the end. In process (runExport, what the CLI's export command runs: the tests check the
+ * tables, the messages and the exit code) unless `asProcess`: the two exporters at once are processes,
+ * as users run them; the interrupted runs are too (startAndWaitForData).
+ */
+async function run(args: string[], extraEnv: Record<string, string> = {}, asProcess = false): Promise<CliResult> {
+  const r = asProcess ? await runCli(['export', ...args], { ...env, ...extraEnv }, 60_000) : { ...(await exportInProcess(args, { ...env, ...extraEnv })), signal: null }
   outputs.push(r)
   return r
 }
@@ -166,8 +172,8 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`market-candles export into Post
 
   test('two exporters writing the same tables at once, on overlapping series, both succeed and store each row once', async () => {
     const url = await freshDatabase(pgServer)
-    const a = run(['--exchange', 'bitstamp', '--pair', 'BTC/USD', '--pair', 'ETH/USD', ...RANGE, '--out', url, '--quiet'])
-    const b = run(['--exchange', 'bitstamp', '--pair', 'ETH/USD', '--pair', 'BTC/USD', ...RANGE, '--out', url, '--quiet'])
+    const a = run(['--exchange', 'bitstamp', '--pair', 'BTC/USD', '--pair', 'ETH/USD', ...RANGE, '--out', url, '--quiet'], {}, true)
+    const b = run(['--exchange', 'bitstamp', '--pair', 'ETH/USD', '--pair', 'BTC/USD', ...RANGE, '--out', url, '--quiet'], {}, true)
     const [ra, rb] = await Promise.all([a, b])
     expect(ra.stderr).toBe('')
     expect(rb.stderr).toBe('')
