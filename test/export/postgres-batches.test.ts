@@ -15,7 +15,8 @@ import { POSTGRES_MISSING, PG_PASSWORD, startPostgres, type RunningPostgres } fr
 import { startMockServer, type RunningMockServer } from '../../mocks/server/index.js'
 import { sqliteRows } from './read-output.js'
 import { freshDatabase, pgRows, withClient } from './read-postgres.js'
-import { runCli, startCli, waitFor } from './run-cli.js'
+import { exportInProcess } from './export-in-process.js'
+import { startCli, waitFor } from './run-cli.js'
 
 let pgServer: RunningPostgres
 let service: RunningMockServer
@@ -115,7 +116,8 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`PostgreSQL sink batches${POSTGR
     // comes a tenth of a second after the first page is stored).
     const args = ['export', '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1m', '--start', '2024-01-01', '--end', '2024-02-29', '--rate-limit', 'off']
     const reference = join(dir, 'reference.sqlite')
-    expect((await runCli([...args, '--out', reference, '--quiet'], env, 60_000)).code).toBe(0)
+    // The reference run and the rerun in process (runExport, what the CLI runs); the interrupted run is the CLI as a process.
+    expect((await exportInProcess([...args.slice(1), '--out', reference, '--quiet'], env)).code).toBe(0)
     const full = sqliteRows(reference, 'exchange_candles')
     const cli = startCli([...args, '--out', url, '--progress-interval', '0.1'], env, 60_000)
     await waitFor(() => /: [1-9]\d* ?\/?\d* candles/.test(cli.output().stderr) || cli.child.exitCode !== null, 20_000, 'a first page')
@@ -126,7 +128,7 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`PostgreSQL sink batches${POSTGR
     expect(partial.length).toBeLessThan(full.length)
     expect(partial.length % 1000).toBe(0)
     expect(partial).toEqual(full.slice(0, partial.length))
-    const again = await runCli([...args, '--out', url, '--quiet'], env, 60_000)
+    const again = await exportInProcess([...args.slice(1), '--out', url, '--quiet'], env)
     expect(again.stderr).toBe('')
     expect(again.code).toBe(0)
     expect(await pgRows(url, 'exchange')).toEqual(full)
