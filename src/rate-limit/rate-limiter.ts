@@ -90,8 +90,9 @@ function newPeriod(start: number) {
  * another at once (a limiter alone has the whole window within a second); after it they wait for
  * *turns*, at multiples of 8 s of the wall clock (`Date.now()`, the same for every client): each
  * limiter gives one request back, and one window later the places are won back smallest share
- * first (see trial-turns.ts), so the odd places of the window go round (4 clients: 3, 3, 2, 2, then 2, 2, 3, 3) and
- * clients walking as much as each other finish together. At most one refused trial per limiter per turn.
+ * first (see trial-turns.ts), so the odd places of the window go round (4 clients: 3, 3, 2, 2, then
+ * 2, 2, 3, 3) and clients walking as much as each other finish together. At most one refused trial
+ * per limiter per turn.
  *
  * @example
  * const limiter = new RateLimiter({ perSecond: 10 })

@@ -1,7 +1,7 @@
 /**
  * Tuning of {@link TrialTurns}, in milliseconds: the length of a turn (in bench/rate-limit-sim.ts,
- * 8 s shared better than 6 s between 2 and 4 clients, and evened out sooner than 10 s); how long after the window that follows a
- * turn's start the first trials leave; the least step between the trials of limiters holding one
+ * 8 s shared better than 6 s between 2 and 4 clients, and evened out sooner than 10 s); how long
+ * after the window that follows a turn's start the first trials leave; the least step between the trials of limiters holding one
  * request more (two steps) or of equal shares (one), and the step in round trips.
  */
 export const TURN = { ms: 8000, after: 50, minStepMs: 40, stepRoundTrips: 1.5 }
@@ -38,8 +38,7 @@ export class TrialTurns {
   #held = 0
   /** No trial to a share beyond this one in this turn. */
   #cap = Infinity
-  /** This turn's trials ended: one was refused, or a request within the share was. */
-  #done = false
+  /** A trial or a request within the share was refused in this turn: its trials ended, and the next turn's are capped. */
   #refused = false
   /** A request is still to be given back in this turn. */
   #givesBack = false
@@ -62,7 +61,6 @@ export class TrialTurns {
     if (wall >= this.#nextTurn) {
       const passedAll = !this.#refused
       this.#refused = false
-      this.#done = false
       this.#turnAt = Math.floor(wall / TURN.ms) * TURN.ms
       this.#nextTurn = this.#turnAt + TURN.ms
       this.#held = share
@@ -83,7 +81,7 @@ export class TrialTurns {
   wait(share: number, windowMs: number, limit: number, roundTripMs: number): number {
     if (this.#pending || share >= limit) return Infinity
     if (!this.#contended) return 0
-    if (this.#done || share >= this.#cap) return Infinity
+    if (this.#refused || share >= this.#cap) return Infinity
     // Smaller shares first; of equal shares, the one that held less before the turn first (half a
     // share's step later). A step outlasts a round trip: a limiter's next trial waits for its last one's answer.
     const order = 2 * (share - 1) + (this.#held > share ? 1 : 0)
@@ -128,14 +126,12 @@ export class TrialTurns {
     this.#nextTurn = Infinity
     this.#held = 0
     this.#cap = Infinity
-    this.#done = false
     this.#refused = false
     this.#givesBack = false
   }
 
   #full(): void {
     this.#refused = true
-    this.#done = true
     if (this.#contended) return
     this.#contended = true
     this.#nextTurn = (Math.floor(this.#wall() / TURN.ms) + 1) * TURN.ms

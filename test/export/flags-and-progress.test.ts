@@ -1,26 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Writable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startMockServer, type RunningMockServer } from '../../mocks/server/index.js'
-import { runExport } from '../../cli/export/index.js'
 import { parseExportArgs } from '../../cli/export/flags/args.js'
+import { exportInProcess } from './export-in-process.js'
 import { runCli } from './run-cli.js'
 
-async function runInProcess(argv: string[], env: Record<string, string>) {
-  let stdout = ''
-  let stderr = ''
-  const sink = (append: (s: string) => void) => new Writable({ write: (chunk, _enc, done) => (append(String(chunk)), done()) })
-  const code = await runExport(argv, {
-    env,
-    stdout: sink((s) => (stdout += s)),
-    stderr: sink((s) => (stderr += s)),
-    stderrIsTTY: false,
-    onInterrupt: () => () => {},
-  })
-  return { code, stdout, stderr }
-}
+// runExport as the CLI runs it, output thread and all: the messages and output these tests check.
+const runInProcess = (argv: string[], env: Record<string, string>) => exportInProcess(argv, env, { sinkThread: true })
 
 const NOW = '2025-01-01T00:00:00Z'
 let server: RunningMockServer
