@@ -7,7 +7,7 @@ import type { FollowSource } from './follow-source.js'
 import type { SeriesStatus, StateBoard } from './follow-state.js'
 import { isOutage, outageDelayMs } from './outage-backoff.js'
 import { learn, retryAsk } from './publish-delay.js'
-import { afterCandles, afterEmpty, afterMiss, nextCloseNotDue, type Schedule } from './schedule.js'
+import { afterCandles, afterEmpty, afterMiss, backoffMs, nextCloseNotDue, type Schedule } from './schedule.js'
 import type { SeriesPosition } from './series-position.js'
 import { ServiceTimeWaiter } from './service-clock.js'
 
@@ -19,7 +19,7 @@ type Candle = { close_ts: string }
 /** What one request brought back; errors travel as values, so one failure never goes unhandled. */
 type Outcome<C> =
   | { kind: 'history'; page: CandlePage<C> | undefined }
-  | { kind: 'live'; candles: C[]; full: boolean; sent: number; received: number; shift: number }
+  | { kind: 'live'; candles: C[]; full: boolean; sent: number; received: number; shift: number; moved: boolean; served: number | undefined }
   | { kind: 'exchanges'; closing: Map<string, number | null> }
   | { kind: 'probe'; failed: unknown }
   | { kind: 'error'; error: unknown }
@@ -57,6 +57,8 @@ export interface FollowTime {
   observe(date: string | null, sent: number, received: number): void
   /** How far the reading has been corrected so far (service ms; offsets measured on it move with it). */
   shift?(): number
+  /** How many times the reading started again (the service's clock was moved): offsets across one mean nothing. */
+  restarts?(): number
   /** Local ms (`Date.now()`) when a clock probe should go out, if one is wanted; `probing()` as it goes. */
   probeAt?(): number | undefined
   probing?(): void
@@ -154,13 +156,20 @@ export async function* followPages<C extends Candle>(
     const forward = cursor.query.start !== undefined
     const sent = time.now()
     const sentShift = shiftOf()
+    const sentRestarts = time.restarts?.() ?? 0
     launch(state, source.fetchLive(cursor.endpoint, cursor.query, signal), (answer) => {
       time.observe(answer.date, answer.sent, answer.received)
+      // The clock was moved while the request was out: its send time is on another reading.
+      const moved = (time.restarts?.() ?? 0) !== sentRestarts
       // Checked like every walk's page: ascending, inside the window, no more than `limit`.
       const full = nextCursor(cursor, answer.candles) !== null && forward
       // Both times on the reading as this answer corrected it.
       const shift = shiftOf()
-      return { kind: 'live', candles: answer.candles, full, sent: sent + shift - sentShift, received: time.now(), shift }
+      // When the service answered, on its own clock: its Date header where the follow reads the clock
+      // from them (a reading can be far off right after the clock was moved), else the send time.
+      const dated = time.restarts && answer.date !== null ? Date.parse(answer.date) : Number.NaN
+      const served = Number.isFinite(dated) ? dated : moved ? undefined : sent + shift - sentShift
+      return { kind: 'live', candles: answer.candles, full, sent: sent + shift - sentShift, received: time.now(), shift, moved, served }
     })
   }
 
@@ -264,8 +273,10 @@ export async function* followPages<C extends Candle>(
       } else if (outcome.candles.length > 0) {
         candles = outcome.candles
         const expected = running.schedule?.expected
-        // The expected candle found: learn when it became available (not with a fixed settle).
-        if (fixedSettle === undefined && expected !== undefined && candles.some((c) => Date.parse(c.close_ts) === expected)) {
+        // The expected candle found, and as the newest (a later one means this ask came an interval
+        // late or more, after an outage or a moved clock: it says nothing of the delay): learn when
+        // it became available (not with a fixed settle).
+        if (fixedSettle === undefined && expected !== undefined && !outcome.moved && Date.parse(candles.at(-1)!.close_ts) === expected) {
           const missed = running.missedFor === expected ? running.missed + outcome.shift - running.missedShift : undefined
           running.status.delay = learn(board.delayOf(running.status), outcome.received - expected, missed, outcome.received - outcome.sent)
         }
@@ -275,7 +286,11 @@ export async function* followPages<C extends Candle>(
         running.schedule = firstSchedule(running.fetched, intervalMs, settleMs, now)
       } else {
         const before = running.schedule.expected
-        if (fixedSettle === undefined) {
+        if (outcome.moved) {
+          // Sent on another reading of the clock: how late it asked is unknown. Ask again as with a fixed settle.
+          running.missedFor = undefined
+          running.schedule = afterEmpty(running.schedule, intervalMs, settleMs, now)
+        } else if (fixedSettle === undefined) {
           // Not there yet: the delay is more than this poll's offset; the next try from what is learnt.
           running.missedFor = before
           running.missed = outcome.sent - before
@@ -283,6 +298,15 @@ export async function* followPages<C extends Candle>(
           running.schedule = afterMiss(running.schedule, intervalMs, settleMs, before + retryAsk(board.delayOf(running.status), running.missed), now)
         } else {
           running.schedule = afterEmpty(running.schedule, intervalMs, settleMs, now)
+        }
+        // The candle at `end` given up on: there is no later candle for it to come with. The follow
+        // ends only once an answer the service gave a whole interval after the candle was due lacks it.
+        const lastAskAt = before + intervalMs + settleMs
+        const endMs = running.position.endMs
+        const { served } = outcome
+        if (endMs !== undefined && before <= endMs && running.schedule.expected > endMs && (served === undefined || served < lastAskAt)) {
+          const wait = served === undefined ? backoffMs(1, settleMs) : lastAskAt - served
+          running.schedule = { expected: before, attempts: running.schedule.attempts + 1, due: now + wait }
         }
         if (running.schedule.expected !== before && running.position.exchange !== undefined) exchangesWanted = true
       }

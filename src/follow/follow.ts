@@ -49,6 +49,7 @@ function followTime(options: FollowOptions): FollowTime & { shift(): number } {
     rate: () => clock.speed,
     observe: (date, sent, received) => clock.observe(date, sent, received),
     shift: () => clock.shift,
+    restarts: () => clock.restarts,
     probeAt: () => clock.probeAt(),
     probing: () => clock.probing(),
   }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest'
 import { APIUserAbortError, InvalidParamsError, type ExchangeCandle, type FollowManyCursor } from '../../src/index.js'
 import { formatTimestamp } from '../../src/contract/index.js'
+import { candle } from '../support/fixtures.js'
 import { sdkViaHttp, sdkViaMsw, caught, type SdkTarget } from '../support/sdk-targets.js'
 
 const KEY = 'demo-pro-key'
@@ -109,6 +110,71 @@ describe('follow: late data and outages', () => {
     const requests = candleRequests(target).length
     expect(requests).toBeGreaterThanOrEqual(5)
     expect(requests).toBeLessThanOrEqual(2 + 6 * 3)
+  })
+})
+
+describe('follow: `end` ends the follow once every candle up to it has been delivered', () => {
+  test('the candle at `end`, published later than its interval (given up on as the next close nears), is asked for once more and delivered before the end', async () => {
+    // Every candle is published 50 s after its close: with a settle of 1 s its asks (1, 3, 11 and
+    // 43 s after the close) miss and the follow moves on to the next close, with which it comes.
+    // The candle at `end` has no next one: one more ask a whole interval after it was due finds it.
+    target = await sdkViaMsw({ now: NOW + 1_000, clockRate: 120, publishDelayMs: 50_000, rateLimit: false })
+    const service = target.service
+    const live = target.client({ apiKey: KEY, rateLimit: false }).exchangeOhlcvFollow({ ...BTC, start: NOW - 2 * MIN, end: NOW + 2 * MIN }, { now: () => service.clock.now(), settleMs: 1_000 })
+    const seen: string[] = []
+    for await (const candle of live) seen.push(candle.close_ts)
+    expect(seen).toEqual(minutes(NOW - 2 * MIN, NOW + 2 * MIN))
+    expect(live.ended?.reason).toBe('end')
+    // Not there yet when the follow ends: that ask came after the candle's whole interval.
+    expect(service.clock.now()).toBeGreaterThanOrEqual(NOW + 3 * MIN + 1_000)
+  })
+
+  test('a candle missing at `end` ends the follow one interval after it was due, not never', async () => {
+    const endMs = NOW + 2 * MIN
+    // bitstamp BTC/USD from NOW - 2 min to NOW + 3 min, without the candle at `end`.
+    const candles = [-2, -1, 0, 1, 3].map((m) => candle('bitstamp', 'BTC/USD', '1m', NOW + m * MIN, 100 + m))
+    const data = {
+      exchanges: [{ name: 'bitstamp', creation_date: '2025-01-01', closing_date: null }],
+      assets: [
+        { name: 'US Dollar', asset_type: 'FIAT' as const, ticker: 'USD' },
+        { name: 'Bitcoin', asset_type: 'CRYPTO' as const, ticker: 'BTC' },
+      ],
+      candles,
+    }
+    target = await sdkViaMsw({ data, now: NOW + 1_000, clockRate: 600, rateLimit: false })
+    const service = target.service
+    const live = target.client({ apiKey: KEY, rateLimit: false }).exchangeOhlcvFollow({ ...BTC, start: NOW - 2 * MIN, end: endMs }, { now: () => service.clock.now(), settleMs: 1_000 })
+    const seen: string[] = []
+    for await (const candle of live) seen.push(candle.close_ts)
+    expect(seen).toEqual(minutes(NOW - 2 * MIN, NOW + MIN))
+    expect(live.ended?.reason).toBe('end')
+    expect(service.clock.now()).toBeLessThan(endMs + 3 * MIN)
+  })
+})
+
+describe('follow, learnt publish delay: only an ask that found the expected candle as the newest teaches it', () => {
+  test.each(['given (now)', "learnt from the Date header (clockRate 120)"])('after the clock moves an hour on, the catch-up page does not teach a delay of an hour: the next candles still come within two intervals of their close, not a third of an hour late (clock %s)', async (clock) => {
+    target = await sdkViaMsw({ now: NOW + 1_000, clockRate: 120, publishDelayMs: 1_000, rateLimit: false })
+    const service = target.service
+    const end = NOW + 66 * MIN
+    const time = clock.startsWith('given') ? { now: () => service.clock.now() } : { clockRate: 120 }
+    const live = target.client({ apiKey: KEY, rateLimit: false }).exchangeOhlcvFollow({ ...BTC, end }, time)
+    const lags: number[] = []
+    let moved = false
+    for await (const candle of live) {
+      const close = Date.parse(candle.close_ts)
+      // Moved at the first candle (the latest closed one), before any delay is learnt.
+      if (!moved) {
+        moved = true
+        service.clock.advance(60 * MIN)
+      } else if (close > NOW + 62 * MIN) lags.push(service.clock.now() - close)
+    }
+    expect(live.ended?.reason).toBe('end')
+    expect(lags).toHaveLength(4)
+    // Available 1 s after its close. Taught by the catch-up page, the follow asked 15-18 minutes on;
+    // now within two minutes (a second of wall time at 120x: timers on a loaded machine).
+    expect(Math.max(...lags), lags.join(', ')).toBeLessThan(2 * MIN)
+    expect(live.state.settleMs).toBeLessThan(2 * MIN)
   })
 })
 
