@@ -84,8 +84,7 @@ function newPeriod(start: number) {
  *
  * **A deployment without `RateLimit-*` headers** (a 429 with `Retry-After` only, or with nothing:
  * interface.md leaves both open) says nothing on its 200s about others on the account. The limiter
- * then learns from 429s alone: its probe ends with the requests sent before the first answer (4
- * limiters starting together then fit in the window), and it keeps to a share and sends, one at a time, a
+ * then learns from 429s alone: after its probe it keeps to a share and sends, one at a time, a
  * *trial* request beyond it. A trial answered 200 grows the share by one; a request within the share
  * answered 429 cuts it by one (its place held for the window). Until a first 429 the trials follow one
  * another at once (a limiter alone has the whole window within a second); after it they wait for
@@ -363,9 +362,6 @@ export class RateLimiter implements SlotLimiter {
   #endProbeSlot(): void {
     const probe = this.#probe!
     probe.answered++
-    // No headers: the probe's last request (sent after a first answer) would only tell what a
-    // header would have; limiters starting together then fit in the window without a 429.
-    if (probe.answered === 1 && this.#headers === 'absent' && probe.sent < probe.size) this.#share = probe.size = Math.max(1, probe.sent)
     // The probe's last request waits for a first answer (see delay): let it go.
     if (probe.answered === 1) this.#wakeWaiters()
     if (--probe.pending > 0 || (probe.sent < probe.size && this.#queued > 0)) return

@@ -247,26 +247,6 @@ describe('the client-side rate limiter mirrors the service sliding window (rate 
       return { clock, limiter }
     }
 
-    test('the probe is what was sent before its first answer: the request that waited for it does not go, so four limiters starting together (2 each) fit in a window of 10', async () => {
-      const clock = { now: 0 }
-      const limiter = new RateLimiter({ perSecond: 10, marginMs: 0, now: () => clock.now, random: () => 0.5 })
-      const first = await limiter.acquire()
-      const second = await limiter.acquire()
-      expect(limiter.delay()).toBe(Infinity) // the probe of 3's last request waits for a first answer
-      clock.now = 100
-      first(ok)
-      expect(limiter.share).toBe(2) // no headers: the probe is the two sent
-      expect(limiter.delay()).toBe(1000) // not a third: both places are held, and the probe is not over
-      clock.now = 105
-      second(ok)
-      // The probe is over: only a trial may leave, at once (no 429 yet).
-      expect(limiter.delay()).toBe(0)
-      const trial = await limiter.acquire()
-      clock.now = 110
-      trial(ok)
-      expect(limiter.share).toBe(3)
-    })
-
     test('a trial, one request beyond the share, answered 200 grows the share by one; the next trial follows at once until one is refused', async () => {
       const { clock, limiter } = await headerless()
       for (let share = 1; share < 4; share++) {
@@ -350,7 +330,7 @@ describe('the client-side rate limiter mirrors the service sliding window (rate 
         clock.now += 10
         release({ status, headers: {} })
       }
-      for (let i = 0; i < 4; i++) await send() // the probe (one request: sent one at a time), then trials: share 4
+      for (let i = 0; i < 4; i++) await send() // probe of 3, then a trial: share 4
       await send(429)
       expect(limiter.share).toBe(4)
       const step = Math.max(TURN.minStepMs, TURN.stepRoundTrips * 10)
