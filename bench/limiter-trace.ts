@@ -19,8 +19,11 @@ import { fullPageRange, walkParams } from './walk-range.js'
 
 const clients = Number(process.argv[2] ?? 4)
 const headers = process.argv[3] ?? 'retry-after'
-if (!Number.isInteger(clients) || clients < 1 || clients > 16) throw new Error(`CLIENTS must be 1 to 16, got ${process.argv[2]}`)
-if (!['all', 'retry-after', 'none'].includes(headers)) throw new Error(`headers must be all, retry-after or none, got ${headers}`)
+const bad = !Number.isInteger(clients) || clients < 1 || clients > 16 ? `CLIENTS must be 1 to 16, got ${process.argv[2]}` : !['all', 'retry-after', 'none'].includes(headers) ? `the headers must be all, retry-after or none, got ${headers}` : undefined
+if (bad !== undefined) {
+  console.error(`limiter-trace: ${bad}\nUsage: npx tsx bench/limiter-trace.ts [CLIENTS=4] [all|retry-after|none=retry-after]`)
+  process.exit(2)
+}
 
 const server = await startChildServer('ref', [CLI, 'serve', '--port', '0', '--host', '127.0.0.1', '--latency', '100', '--now', NOW, '--variant', `rate-limit-headers=${headers}`])
 const KEYS = ['demo-enterprise-key', 'demo-enterprise-key-2']
