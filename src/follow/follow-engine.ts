@@ -165,11 +165,12 @@ export async function* followPages<C extends Candle>(
       const full = nextCursor(cursor, answer.candles) !== null && forward
       // Both times on the reading as this answer corrected it.
       const shift = shiftOf()
+      const sentAt = sent + shift - sentShift
       // When the service answered, on its own clock: its Date header where the follow reads the clock
       // from them (a reading can be far off right after the clock was moved), else the send time.
       const dated = time.restarts && answer.date !== null ? Date.parse(answer.date) : Number.NaN
-      const served = Number.isFinite(dated) ? dated : moved ? undefined : sent + shift - sentShift
-      return { kind: 'live', candles: answer.candles, full, sent: sent + shift - sentShift, received: time.now(), shift, moved, served }
+      const served = Number.isFinite(dated) ? dated : moved ? undefined : sentAt
+      return { kind: 'live', candles: answer.candles, full, sent: sentAt, received: time.now(), shift, moved, served }
     })
   }
 
@@ -306,7 +307,8 @@ export async function* followPages<C extends Candle>(
         const { served } = outcome
         if (endMs !== undefined && before <= endMs && running.schedule.expected > endMs && (served === undefined || served < lastAskAt)) {
           const wait = served === undefined ? backoffMs(1, settleMs) : lastAskAt - served
-          running.schedule = { expected: before, attempts: running.schedule.attempts + 1, due: now + wait }
+          // Not a first ask (whose due the engine caps at the settle): it waits for `due`.
+          running.schedule = { expected: before, attempts: 1, due: now + wait }
         }
         if (running.schedule.expected !== before && running.position.exchange !== undefined) exchangesWanted = true
       }
