@@ -1,6 +1,6 @@
 import type { Duplex } from 'node:stream'
-import { STATUS_CODES } from 'node:http'
 import type { MockResponse } from '../core/message/types.js'
+import { nodeHttp } from './node-http.js'
 
 /** What Node's HTTP parser reports with a request it cannot parse. */
 interface ParserError extends Error {
@@ -49,7 +49,7 @@ function write(socket: Duplex, answer: MockResponse, extraHeaders: Record<string
   }
   const body = Buffer.from(JSON.stringify(answer.body))
   const headers = { ...extraHeaders, ...answer.headers, 'content-type': 'application/json', 'content-length': String(body.length), connection: 'close' }
-  const head = `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? 'Error'}\r\n${Object.entries(headers)
+  const head = `HTTP/1.1 ${answer.status} ${nodeHttp.STATUS_CODES[answer.status] ?? 'Error'}\r\n${Object.entries(headers)
     .map(([k, v]) => `${k}: ${v}\r\n`)
     .join('')}\r\n`
   // end() flushes the answer, then closes our side; destroy() after it, so a client that keeps its

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { DataControl } from '../data/arranged-data.js'
 import { createMockService, type MockService, type MockServiceOptions } from '../core/service/service.js'
@@ -6,6 +6,7 @@ import { CORS_HEADERS, preflightHeaders } from '../core/message/cors.js'
 import { json } from '../core/message/respond.js'
 import { listenUrl } from './listen-url.js'
 import { createClientErrorListener } from './client-error.js'
+import { nodeHttp } from './node-http.js'
 import { bodyLimitOf, handleControl, isControlPath } from '../core/control-plane/control-plane.js'
 import { UNAUTHORIZED, controlTokenCheck } from './control-token.js'
 import { withDate } from '../core/state/service-time.js'
@@ -204,7 +205,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   // The Host header does not matter to the service; Node would refuse its absence with an empty 400.
   // Answers a fault keeps open (a hang, a slow body) end when the server closes.
   const open = new OpenFaults()
-  const server = createServer({ requireHostHeader: false }, listenerOf(service, latency ?? 0, open, gate))
+  const server = nodeHttp.createServer({ requireHostHeader: false }, listenerOf(service, latency ?? 0, open, gate))
   server.on('clientError', createClientErrorListener((method, path) => route(service, gate, undefined, method, path), CORS_HEADERS))
   server.keepAliveTimeout = 5000
   const url = await listenUrl(server, port, host)
