@@ -1,4 +1,5 @@
-export { pageCursorSchema, type PageCursor, type CandlePage } from './page-cursor.js'
+export { pageCursorSchema, type PageCursor } from './page-cursor-schema.js'
+export type { CandlePage } from './page-cursor.js'
 export { PageWalk, CandleWalk, DEFAULT_CONCURRENCY, type WalkOptions, type WalkSource, type ToArrayOptions } from './walks.js'
 export type { GapReport, CandleGap } from './gap-tracker.js'
 export type { Coverage } from './concurrent-pages.js'

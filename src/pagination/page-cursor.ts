@@ -1,22 +1,9 @@
-import * as z from 'zod/mini'
 import { PaginationError } from '../errors/index.js'
 import { dateTimeMs } from '../contract/parse-datetime.js'
 import { parseTimestamp } from '../contract/close-time.js'
+import type { PageCursor } from './page-cursor-schema.js'
 
-/**
- * Where a walk goes on: a plain-JSON value, safe to store and to send across processes. Its `query`
- * is the wire query of the next request, anchor included (`start` going forward, `end` going
- * backward), so a walk restarted from it continues with no gap and no duplicate.
- */
-export const pageCursorSchema = z.object({
-  version: z.literal(1),
-  endpoint: z.enum(['exchange_ohlcv', 'aggregated_ohlcv']),
-  /** `forward` walks from `start` up; `backward` walks from `end` (or the latest) down. */
-  direction: z.enum(['forward', 'backward']),
-  query: z.record(z.string(), z.string()),
-})
-/** Where a walk goes on. */
-export type PageCursor = z.infer<typeof pageCursorSchema>
+export type { PageCursor } from './page-cursor-schema.js'
 
 /** One page of a walk. */
 export interface CandlePage<C> {

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest'
 import type * as z from 'zod/mini'
 import { createMockService } from '../../mocks/index.js'
 import { describeIssue, responseSchemas, type EndpointName } from '../../src/contract/index.js'
-import { pageCursorSchema } from '../../src/pagination/page-cursor.js'
+import { pageCursorSchema } from '../../src/pagination/page-cursor-schema.js'
 import { checkShape, type Shape } from '../../src/schemas/wire/wire-shape.js'
 import { PAGE_CURSOR_SHAPE, RESPONSE_SHAPES } from '../../src/schemas/wire/wire-shapes.js'
 

@@ -1,4 +1,4 @@
-import { parseDateTime } from '../../../src/contract/index.js'
+import { parseDateTime } from '../../../src/contract/parse-datetime.js'
 import { UsageError } from '../../usage-error.js'
 
 /**

@@ -1,4 +1,4 @@
-import { INTERVAL_MS, isKnownInterval } from '../../../src/schemas/index.js'
+import { INTERVAL_MS, isKnownInterval } from '../../../src/schemas/values/known-values.js'
 import { bucketGrid } from '../../../src/analysis/bucket-grid.js'
 import { UsageError } from '../../usage-error.js'
 

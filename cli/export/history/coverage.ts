@@ -1,4 +1,4 @@
-import { INTERVAL_MS, isKnownInterval } from '../../../src/schemas/index.js'
+import { INTERVAL_MS, isKnownInterval } from '../../../src/schemas/values/known-values.js'
 import { renameSync, writeFileSync } from 'node:fs'
 import { GapTracker, type GapReport } from '../../../src/pagination/gap-tracker.js'
 import { ExportError } from '../plan/export-error.js'

@@ -1,4 +1,4 @@
-import { formatTimestamp } from '../../../src/contract/index.js'
+import { formatTimestamp } from '../../../src/contract/close-time.js'
 
 const DAY = 86_400_000
 // The fixed-length part of ISO 8601 durations, as plans state history depths (P30D, P1W, PT12H).

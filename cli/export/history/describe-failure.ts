@@ -1,15 +1,9 @@
-import {
-  APIConnectionError,
-  APIError,
-  AuthenticationError,
-  NotFoundError,
-  PermissionDeniedError,
-  type PairCoverage,
-} from '../../../src/index.js'
+import type { PairCoverage } from '../../../src/index.js'
+import { APIConnectionError, APIError, AuthenticationError, NotFoundError, PermissionDeniedError } from '../../../src/errors/index.js'
 import { depthHint, startFlagValue } from './depth-hint.js'
 import { SeriesFailure } from './runner.js'
 import { listPairs, seriesLabel, type Series } from '../plan/series.js'
-import { formatTimestamp } from '../../../src/contract/index.js'
+import { formatTimestamp } from '../../../src/contract/close-time.js'
 import { plural } from '../../../src/internal/plural.js'
 
 

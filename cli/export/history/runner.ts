@@ -1,4 +1,4 @@
-import { INTERVAL_MS, type KnownInterval } from '../../../src/schemas/index.js'
+import { INTERVAL_MS, type KnownInterval } from '../../../src/schemas/values/known-values.js'
 import type { MarketCandles } from '../../../src/index.js'
 import type { ExportArgs } from '../flags/args.js'
 import { coverageLine, trackCoverage, type SeriesCoverage } from './coverage.js'

@@ -1,4 +1,4 @@
-import { INTERVAL_MS, isKnownInterval } from '../../../src/schemas/index.js'
+import { INTERVAL_MS, isKnownInterval } from '../../../src/schemas/values/known-values.js'
 import type { OutageWatch } from '../outage/outage-watch.js'
 import type { Series } from '../plan/series.js'
 import { seriesKey } from './series-key.js'

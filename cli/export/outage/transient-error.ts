@@ -1,4 +1,4 @@
-import { APIConnectionError, APIError, RateLimitError } from '../../../src/index.js'
+import { APIConnectionError, APIError, RateLimitError } from '../../../src/errors/index.js'
 import { SeriesFailure } from '../history/runner.js'
 
 /**

@@ -1,4 +1,4 @@
-import { INTERVAL_MS, isKnownInterval } from '../../../src/schemas/index.js'
+import { INTERVAL_MS, isKnownInterval } from '../../../src/schemas/values/known-values.js'
 import type { PairCoverage } from '../../../src/index.js'
 import type { ExportArgs } from '../flags/args.js'
 import { ExportError } from './export-error.js'

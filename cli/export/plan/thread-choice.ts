@@ -1,4 +1,4 @@
-import { INTERVAL_MS, isKnownInterval } from '../../../src/schemas/index.js'
+import { INTERVAL_MS, isKnownInterval } from '../../../src/schemas/values/known-values.js'
 import type { ExportArgs } from '../flags/args.js'
 import { candlesBetween, rangeOf, type Series } from './series.js'
 
