@@ -49,6 +49,19 @@ export async function serveWith(args: ServeArgs): Promise<number> {
     else console.error(`market-candles: cannot listen on ${args.host}:${args.port}: ${(error as Error).message}`)
     return EXIT.failure
   }
+  const running = server
+  // SIGINT or SIGTERM: answers in flight complete, then the server closes and the command exits 0.
+  // Listened for before the first line: a supervisor may signal as soon as it reads "listening on",
+  // and a signal without a listener kills the process (exit by signal, not 0).
+  const stopped = new Promise<number>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      void running.close().finally(() => resolve(EXIT.ok))
+    }
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+  })
   console.log(`listening on ${server.url}`)
   console.log('')
   console.log(`clock: ${describeClock(args)}; rate limit: ${args.rateLimit ? '10 requests/second per account' : 'off'}${args.latency ? `; latency: ${args.latency} ms` : ''}${args.publishDelay ? `; publish delay: ${args.publishDelay} ms` : ''}`)
@@ -75,15 +88,5 @@ export async function serveWith(args: ServeArgs): Promise<number> {
   if (args.controlToken !== undefined) console.log("control plane locked: send 'Authorization: Bearer <your control token>' to /_mock.")
   console.log(`parallel suites: ${server.url}/_sessions/NAME is a session of its own (usage, rate windows, journal, faults, clock).`)
   console.log('Ctrl-C stops.')
-  const running = server
-  // SIGINT or SIGTERM: answers in flight complete, then the server closes and the command exits 0.
-  return new Promise<number>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
-      void running.close().finally(() => resolve(EXIT.ok))
-    }
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
-  })
+  return stopped
 }

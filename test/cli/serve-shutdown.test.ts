@@ -48,6 +48,23 @@ describe('the CLI: serve for every language (health, SIGTERM, the journal flag)'
     }
   })
 
+  test('SIGTERM the moment "listening on" arrives still closes cleanly: exit 0, not killed by the signal', async () => {
+    // A supervisor signals as soon as it reads the first line; before the fix most such runs died by SIGTERM.
+    for (let run = 0; run < 3; run++) {
+      const child = spawn(process.execPath, [CLI, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] })
+      const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>
+      let out = ''
+      child.stdout.on('data', (d) => {
+        out += d
+        if (out.includes('listening on') && child.signalCode === null && !child.killed) child.kill('SIGTERM')
+      })
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000)
+      const [code, signal] = await exited
+      clearTimeout(timer)
+      expect({ code, signal, out: out.split('\n')[0] }).toEqual({ code: 0, signal: null, out: expect.stringMatching(/^listening on http:/) })
+    }
+  })
+
   test('GET /_mock/health answers 200 while serving; --journal-size 0 switches the journal off', async () => {
     const { child, url, exited } = await serve(['--journal-size', '0'])
     try {
