@@ -1,4 +1,4 @@
-import { createOpenApiCheck, type AnswerProblems } from '../../openapi-check.js'
+import type { AnswerProblems } from '../../openapi-check.js'
 import type { Answer } from '../../prober.js'
 import { about, type Rule } from '../../rule.js'
 import { DECISION, IFACE, type Source } from '../../sources.js'
@@ -23,7 +23,8 @@ export const openapi: Rule = {
   async run(ctx) {
     // Run alone (`--only openapi`), the run has no candle page yet: fetch the newest of each, as the data rules do.
     if (!ctx.prober.answers.some((a) => a.status === 200 && /^\/v1\/(exchange|aggregated)_ohlcv$/.test(a.path))) await candlePages(ctx).catch(() => undefined)
-    const check = createOpenApiCheck()
+    // ajv and the OpenAPI document load with this rule only: a run of other rules (--only, --help) skips them.
+    const check = (await import('../../openapi-check.js')).createOpenApiCheck()
     let seen = 0
     // Each kind of problem once, with how many answers had it: five kinds fit in the report.
     const first = new Map<keyof AnswerProblems, { answer: Answer; problems: string[]; count: number }>()
