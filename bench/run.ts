@@ -33,6 +33,7 @@ import { measureLoadExport, reportLoadExport } from './load-export.js'
 import { measureArrangedData, reportArrangedData } from './arranged-data.js'
 import { measureChaosFollow, reportChaosFollow } from './chaos-follow.js'
 import { measureArrangedHttp, reportArrangedHttp } from './arranged-http.js'
+import { measureCliStart, reportCliStart } from './cli-start.js'
 
 interface Section {
   id: string
@@ -69,6 +70,7 @@ const SECTIONS = [
   define('arranged', measureArrangedData, reportArrangedData, (r) => r.rows),
   define('chaos-follow', measureChaosFollow, reportChaosFollow, (r) => r.rows),
   define('arranged-http', measureArrangedHttp, reportArrangedHttp, (r) => r.rows),
+  define('cli-start', measureCliStart, reportCliStart, (r) => r.rows),
 ]
 
 const args = process.argv.slice(2)
