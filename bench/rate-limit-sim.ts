@@ -11,7 +11,10 @@
  * uncoordinated-fairness.test.ts imports `simulate`.
  *
  * JIT=ms adds up to that much random delay to each answer (event-loop lag of a loaded machine);
- * TRACE=seed prints that run's answers with every limiter's share.
+ * START=ms spreads the clients' starts over that many ms (default 5); TRACE=seed prints that run's
+ * answers with every limiter's share; MID=1 prints each run's steady rate, from 2 s after the start
+ * until the first client is done (all clients walking: what the sharing itself costs, without the
+ * start and the end).
  */
 import { RateLimiter } from '../src/rate-limit/rate-limiter.js'
 
@@ -40,6 +43,8 @@ export async function simulate(variant: Variant, clients: number, totalPages: nu
   const perClient: number[] = []
   /** When each client's last page was answered, in ms from the start. */
   const finishedAt: number[] = []
+  /** When each 200 came, for MID. */
+  const okAt: number[] = []
   const service = (): { status: number; headers: Record<string, string> } => {
     while (accepted.length > 0 && accepted[0]! <= now - 1000) accepted.shift()
     if (accepted.length >= 10) {
@@ -94,6 +99,7 @@ export async function simulate(variant: Variant, clients: number, totalPages: nu
               stats.ok++
               perClient[c]!++
               finishedAt[c] = now - startAt
+              okAt.push(now)
             } else {
               stats.limited++
               job.n++
@@ -113,7 +119,7 @@ export async function simulate(variant: Variant, clients: number, totalPages: nu
     pumps.push(pump)
   }
   // Clients start within a few ms of each other.
-  for (const pump of pumps) at(startAt + random() * 5, pump)
+  for (const pump of pumps) at(startAt + random() * Number(process.env.START ?? 5), pump)
   while (events.length > 0) {
     events.sort((a, b) => a.at - b.at)
     const e = events.shift()!
@@ -123,6 +129,12 @@ export async function simulate(variant: Variant, clients: number, totalPages: nu
   }
   if (trace) console.log(log.join('\n'))
   const span = stats.last - stats.first
+  if (process.env.MID) {
+    const from = stats.first + 2000
+    const to = Math.min(...finishedAt) + startAt
+    const mid = okAt.filter((t) => t >= from && t <= to).length
+    console.log(`seed ${seed}: steady ${((mid * 1000) / (to - from)).toFixed(2)}/s until the first client was done, ${((to - stats.first) / 1000).toFixed(1)} s of ${(span / 1000).toFixed(1)}`)
+  }
   return { rate: (stats.ok * 1000) / span, limited: stats.limited, share429: stats.limited / (stats.ok + stats.limited), perClient, finishedAt }
 }
 
