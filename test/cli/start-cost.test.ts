@@ -55,6 +55,21 @@ describe('a command loads what its run needs', () => {
     expect(serve.loaded()).toEqual([false, true])
   })
 
+  test('startMockServer still serves on a Node without process.getBuiltinModule (22.0-22.2): node:http comes from require()', async () => {
+    const script = `process.getBuiltinModule = undefined
+const { startMockServer } = await import(${JSON.stringify(new URL('../../dist/mocks/server.js', import.meta.url).href)})
+const server = await startMockServer({ port: 0 })
+const res = await fetch(server.url + '/v1/exchanges')
+console.log('status', res.status)
+await server.close()`
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d))
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (out += d))
+    const [code] = (await once(child, 'exit')) as [number | null]
+    expect({ code, out: out.trim() }).toEqual({ code: 0, out: 'status 200' })
+  })
+
   test('a short export to CSV fetches (undici) and loads no zod: the SDK checks answers without it', async () => {
     const out = join(dir, 'one-page.csv')
     const run = startProbed(['export', '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1h', '--start', '2026-01-01', '--end', '2026-01-02', '--out', out, '--quiet'], {
