@@ -8,6 +8,8 @@
  *
  *   npx tsx bench/limiter-trace.ts [CLIENTS=4] [all|retry-after|none=retry-after]
  *
+ * ALL=1 also prints every request as it leaves and every answer (the walk's pacing, request by request).
+ *
  * Each line: seconds since the start, the client and what happened, then every limiter's share.
  * The last line says where in the trial turns (multiples of 8 s of the wall clock) the run began.
  */
@@ -41,7 +43,10 @@ try {
         apiKey: KEYS[i % 2],
         baseUrl: server.url,
         rateLimit: limiter,
-        hooks: { onResponse: (e) => (e.endpoint === 'exchange_ohlcv' && e.status !== 200 ? log(`c${i} ${e.status}`) : undefined) },
+        hooks: {
+          onRequest: (e) => (process.env.ALL ? log(`c${i} -> ${e.endpoint}`) : undefined),
+          onResponse: (e) => (e.endpoint !== 'exchange_ohlcv' || e.status !== 200 || process.env.ALL ? log(`c${i} ${e.status} ${e.endpoint}`) : undefined),
+        },
       })
       const range = fullPageRange(Date.UTC(2020, 0, 1) + i * pages * PAGE_LIMIT * MINUTE, pages)
       let last = ''

@@ -11,7 +11,8 @@
  * uncoordinated-fairness.test.ts imports `simulate`.
  *
  * JIT=ms adds up to that much random delay to each answer (event-loop lag of a loaded machine);
- * START=ms spreads the clients' starts over that many ms (default 5); TRACE=seed prints that run's
+ * START=ms spreads the clients' starts over that many ms (default 5); COLD=ms delays the requests a
+ * client sends before its first answer (new connections) by that much, +-20 %; TRACE=seed prints that run's
  * answers with every limiter's share; MID=1 prints each run's steady rate, from 2 s after the start
  * until the first client is done (all clients walking: what the sharing itself costs, without the
  * start and the end).
@@ -67,6 +68,7 @@ export async function simulate(variant: Variant, clients: number, totalPages: nu
     let toStart = Math.floor(totalPages / clients)
     const retries: Array<{ page: number; n: number }> = []
     let inFlight = 0
+    let answered = false
     let wakeAt = Infinity
     perClient.push(0)
     const pump = async (): Promise<void> => {
@@ -87,10 +89,13 @@ export async function simulate(variant: Variant, clients: number, totalPages: nu
         const release = await limiter.acquire()
         inFlight++
         stats.first = Math.min(stats.first, now)
-        const out = 0.3 + random() * 1.2
+        // Requests sent before the client's first answer travel on new connections: COLD ms more, +-20 %.
+        const cold = answered ? 0 : Number(process.env.COLD ?? 0) * (0.8 + 0.4 * random())
+        const out = 0.3 + random() * 1.2 + cold / 2
         at(now + out, () => {
           const answer = service()
-          at(now + latency + 0.3 + random() * 0.7 + random() * random() * Number(process.env.JIT ?? 4), () => {
+          at(now + latency + cold / 2 + 0.3 + random() * 0.7 + random() * random() * Number(process.env.JIT ?? 4), () => {
+            answered = true
             inFlight--
             release(answer)
             stats.last = Math.max(stats.last, now)

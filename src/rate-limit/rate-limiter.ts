@@ -367,6 +367,12 @@ export class RateLimiter implements SlotLimiter {
     if (--probe.pending > 0 || (probe.sent < probe.size && this.#queued > 0)) return
     this.#probe = undefined
     this.#period = newPeriod(this.#now())
+    // Waiters slept until a slot of the probe's share frees (a cold window: a second after the
+    // answers); without headers a trial may leave now, so they look again.
+    this.#wakeWaiters()
+    // Waiters slept until a slot of the probe's share frees (a cold window: a second after the
+    // answers); without headers a trial may leave now, so they look again.
+    this.#wakeWaiters()
     // A 429 during the probe has set the share already; otherwise keep to what others leave.
     if (probe.limited) return
     // No headers: the answers cannot tell who else uses the account. Trials grow the share from the

@@ -259,6 +259,26 @@ describe('the client-side rate limiter mirrors the service sliding window (rate 
       expect(limiter.delay()).toBe(1010 - clock.now) // the whole window: nothing beyond it
     })
 
+    test('the first trial leaves as the probe ends, not a window later: a caller asleep until a slot of the probe frees is woken', async () => {
+      const clock = { now: 0 }
+      const limiter = new RateLimiter({ perSecond: 8, marginMs: 0, now: () => clock.now })
+      const first = await limiter.acquire() // a probe of 2: one now, one after a first answer
+      const second = limiter.acquire()
+      let third = false
+      const pending = limiter.acquire().then((release) => ((third = true), release))
+      clock.now = 10
+      first(ok)
+      const secondRelease = await second
+      // The third caller now sleeps (real time) until the probe's first slot frees, at 1010.
+      await new Promise((r) => setTimeout(r, 20))
+      expect(third).toBe(false)
+      clock.now = 20
+      secondRelease(ok) // the probe ends: share 2, and a trial beyond it may leave at once
+      const woke = await Promise.race([pending.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 300))])
+      expect(woke).toBe(true)
+      expect(limiter.share).toBe(2)
+    })
+
     test('a trial answered 429 leaves the share as it was; the next waits for the next turn, at a multiple of 8 s of the wall clock', async () => {
       const { clock, limiter } = await headerless()
       const trial = await limiter.acquire()
