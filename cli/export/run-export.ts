@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream'
+// From src/'s leaf modules, never its barrels (types aside): a barrel brings zod into a short export's start (DEVELOPERS.md, traps).
 import type { MarketCandles, PairCoverage, SlotLimiter } from '../../src/index.js'
 import { createClient } from '../../src/client/index.js'
 import { APIError, APIUserAbortError, NotFoundError, RateLimitError } from '../../src/errors/index.js'
