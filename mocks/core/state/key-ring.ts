@@ -1,4 +1,5 @@
 import type { ApiKey } from '../../data/accounts.js'
+import { sha256 } from './key-digest.js'
 
 interface StoredKey {
   readonly digest: Uint8Array
@@ -13,12 +14,6 @@ export interface KeyInfo {
   hint: string
   account: string
   revoked: boolean
-}
-
-// Asynchronous on purpose: the digest runs off the main thread, so an in-process walk through MSW
-// lets the event loop turn once per request and timers (test timeouts, aborts) still fire.
-async function sha256(text: string): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))
 }
 
 // Visits every stored key and every byte whatever matches, so timing says nothing about the key.
