@@ -13,8 +13,11 @@ const version = JSON.parse(readFileSync(new URL('./package.json', import.meta.ur
  * global, uses vi.mock or setupServer/setupMockService goes in this list.
  */
 const ISOLATED = [
-  'test/public-api.test.ts',
-  'test/browser/**/*.test.ts',
+  // (test/public-api.test.ts, test/browser/msw-cors.test.ts and test/browser/chart-page.test.ts patch
+  // nothing: child processes, msw's getResponse, a browser. Shared, each saves a worker's start and
+  // its module graph: about 1 s of CPU, 2026-11-29.)
+  'test/browser/mock-fetch.test.ts',
+  'test/browser/sdk-with-mock.*.test.ts',
   'test/mocks/node-helper.test.ts',
   'test/mocks/sessions.test.ts',
   'test/mocks/running-clock.test.ts',
