@@ -88,11 +88,11 @@ function newPeriod(start: number) {
  * *trial* request beyond it. A trial answered 200 grows the share by one; a request within the share
  * answered 429 cuts it by one (its place held for the window). Until a first 429 the trials follow one
  * another at once (a limiter alone has the whole window within a second); after it they wait for
- * *turns*, at multiples of 8 s of the wall clock (`Date.now()`, the same for every client): each
- * limiter gives one request back, and one window later the places are won back smallest share
- * first (see trial-turns.ts), so the odd places of the window go round (4 clients: 3, 3, 2, 2, then
- * 2, 2, 3, 3) and clients walking as much as each other finish together. At most one refused trial
- * per limiter per turn.
+ * *turns*, at multiples of 8 s of the wall clock (`Date.now()`, the same for every client): a
+ * limiter that won a place in the last turn gives one request back, one that gave a place up
+ * trials, smallest share first, one window later (see trial-turns.ts), so the odd places of the
+ * window go round (4 clients: 3, 3, 2, 2, then 2, 2, 3, 3) and clients walking as much as each
+ * other finish together. At most one refused trial per limiter per turn.
  *
  * @example
  * const limiter = new RateLimiter({ perSecond: 10 })

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { RateLimiter } from '../../src/index.js'
 import { ROUND_TRIP_AGE_MS } from '../../src/rate-limit/aging-minimum.js'
-import { TURN } from '../../src/rate-limit/trial-turns.js'
+import { TURN, TrialTurns } from '../../src/rate-limit/trial-turns.js'
 import { sdkViaHttp } from '../support/sdk-targets.js'
 
 describe('the client-side rate limiter mirrors the service sliding window (rate limit)', () => {
@@ -340,6 +340,45 @@ describe('the client-side rate limiter mirrors the service sliding window (rate 
       await send()
       expect(limiter.delay()).toBe(trialAt + 1000 - clock.now) // the trial's slot, and still no trial
       expect(limiter.share).toBe(3)
+    })
+
+    test('the places go round at the least cost: a limiter that won a place in the last turn gives one back and sends no trial; one that gave a place up gives nothing back and trials', () => {
+      const wall = { now: 0 }
+      const turns = new TrialTurns(() => wall.now)
+      const step = Math.max(TURN.minStepMs, TURN.stepRoundTrips * 10)
+      const trialAt = (turn: number, share: number, held: number) => turn * TURN.ms + 1000 + TURN.after + step * (2 * (share - 1) + (held > share ? 1 : 0))
+      turns.yielded() // a 429 within the share: trials wait for turns from now on
+      // Turn 1: holding 2 (the first turn: nothing to compare with), it gives one back at once and trials.
+      wall.now = TURN.ms
+      expect(turns.turn(2, 4, 10)).toBe(1)
+      expect(turns.wait(1, 1000, 4, 10)).toBe(trialAt(1, 1, 2) - wall.now)
+      wall.now = trialAt(1, 1, 2)
+      turns.sent()
+      turns.passed() // won back: 2
+      wall.now = trialAt(1, 2, 2)
+      expect(turns.wait(2, 1000, 4, 10)).toBe(0)
+      turns.sent()
+      turns.passed() // one beyond what it held: 3
+      // Turn 2: it ended above what it held (2 -> 3): it gives one back, holding 3 at 2 * (3 - 2) steps, and sends no trial.
+      wall.now = 2 * TURN.ms
+      expect(turns.turn(3, 4, 10)).toBe(0)
+      wall.now = 2 * TURN.ms + 2 * step
+      expect(turns.turn(3, 4, 10)).toBe(1)
+      expect(turns.wait(2, 1000, 4, 10)).toBe(Infinity)
+      wall.now = 3 * TURN.ms - 1
+      expect(turns.wait(2, 1000, 4, 10)).toBe(Infinity)
+      // Turn 3: it ended below what it held (3 -> 2): it gives nothing back, and trials in its order.
+      wall.now = 3 * TURN.ms
+      expect(turns.turn(2, 4, 10)).toBe(0)
+      expect(turns.wait(2, 1000, 4, 10)).toBe(trialAt(3, 2, 2) - wall.now)
+      wall.now = 4 * TURN.ms - 1
+      expect(turns.turn(2, 4, 10)).toBe(0) // not later in the turn either
+      // Turn 4: it ended where it began (a refused trial): it gives one back and trials again.
+      turns.sent()
+      turns.refused()
+      wall.now = 4 * TURN.ms
+      expect(turns.turn(2, 4, 10)).toBe(1)
+      expect(turns.wait(1, 1000, 4, 10)).toBe(trialAt(4, 1, 2) - wall.now)
     })
 
     test('a limiter holding more gives its request back later in the turn (one window before the trials of the share below it), so the place stays empty about one window', async () => {

@@ -13,14 +13,15 @@ import { TURN } from '../../src/rate-limit/trial-turns.js'
 const STARTS = Array.from({ length: 8 }, (_, i) => 1000 + (i * TURN.ms) / 8)
 
 describe('limiters of one account without RateLimit-* headers share it evenly (rate limit, D13)', () => {
-  test.each(['retry-after', 'none'] as const)('429 with %s: four clients walking 60 pages each finish within 5 s of each other, whatever the phase of the turns, with at most 6 % of answers 429', async (variant) => {
+  test.each(['retry-after', 'none'] as const)('429 with %s: four clients walking 60 pages each finish within 4 s of each other, whatever the phase of the turns, with at most 5 % of answers 429', async (variant) => {
     for (const [i, start] of STARTS.entries()) {
       const run = await simulate(variant, 4, 240, i + 1, 100, start)
       expect(run.perClient).toEqual([60, 60, 60, 60])
       const spread = Math.max(...run.finishedAt) - Math.min(...run.finishedAt)
-      // Limiters that kept what they once won held 3, 3, 2, 2 to the end: 8-10 s apart.
-      expect(spread, `start ${start}: done at ${run.finishedAt.join(', ')} ms`).toBeLessThanOrEqual(5000)
-      expect(run.share429, `start ${start}: ${run.limited} answers 429`).toBeLessThanOrEqual(0.06)
+      // Limiters that kept what they once won held 3, 3, 2, 2 to the end: 8-10 s apart. Turns in which
+      // every limiter gave back and won back: up to 4.4 s apart.
+      expect(spread, `start ${start}: done at ${run.finishedAt.join(', ')} ms`).toBeLessThanOrEqual(4000)
+      expect(run.share429, `start ${start}: ${run.limited} answers 429`).toBeLessThanOrEqual(0.05)
     }
   })
 
