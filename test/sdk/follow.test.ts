@@ -115,10 +115,11 @@ describe('follow: late data and outages', () => {
 
 describe('follow: `end` ends the follow once every candle up to it has been delivered', () => {
   test('the candle at `end`, published later than its interval (given up on as the next close nears), is asked for once more and delivered before the end', async () => {
-    // Every candle is published 50 s after its close: with a settle of 1 s its asks (1, 3, 11 and
+    // Every candle is published 56 s after its close: with a settle of 1 s its asks (1, 3, 11 and
     // 43 s after the close) miss and the follow moves on to the next close, with which it comes.
     // The candle at `end` has no next one: one more ask a whole interval after it was due finds it.
-    target = await sdkViaMsw({ now: NOW + 1_000, clockRate: 120, publishDelayMs: 50_000, rateLimit: false })
+    // (The 43 s ask would have to come 13 s of service time late, 0.2 s of wall at 60x, to find it.)
+    target = await sdkViaMsw({ now: NOW + 1_000, clockRate: 60, publishDelayMs: 56_000, rateLimit: false })
     const service = target.service
     const live = target.client({ apiKey: KEY, rateLimit: false }).exchangeOhlcvFollow({ ...BTC, start: NOW - 2 * MIN, end: NOW + 2 * MIN }, { now: () => service.clock.now(), settleMs: 1_000 })
     const seen: string[] = []
