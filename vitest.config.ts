@@ -33,12 +33,8 @@ const ISOLATED = [
  * The order files start in: the run ends when the last long file ends, so the longest start first
  * (longest processing time first). Walls of a fresh clone's `CI=true bash .ci/run` on a quiet machine
  * (2026-11-29, 217 s): before this order the 40 s and 34 s files (concurrent-walks, api-docs) started
- * 21st and 31st. Eight workers (maxWorkers) because about a third of the files mostly wait (a rate
- * limit's pacing, a running mock clock, child processes) while others compute. With six, the waiting
- * files listed here from 13th on filled all six workers at once: a full run (nice 19, 2026-11-29)
- * used about 0.9 of the two cores from 75 to 135 s. test/sdk, test/export, test/redis and
- * test/variants as one run: 101 s and 93 s with six workers, 85 s and 79 s with eight, the same CPU
- * (163 / 147 s and 154 / 145 s).
+ * 21st and 31st. Six workers (maxWorkers) because about a third of the files mostly wait (a rate
+ * limit's pacing, a running mock clock, child processes) while others compute.
  * A CI clone has no duration cache and vitest would order its files by size; with a cache (a
  * developer's machine) the files not listed follow by cached duration.
  */
@@ -119,7 +115,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // Two cores, and files that wait beside files that compute: see LONG_FIRST.
-    maxWorkers: 8,
+    maxWorkers: 6,
     sequence: { sequencer: LongFirstSequencer },
     projects: [
       { extends: true, test: { name: 'isolated', include: ISOLATED, exclude: [...configDefaults.exclude] } },
