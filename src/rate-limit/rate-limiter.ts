@@ -29,8 +29,7 @@ export interface RateLimiterOptions {
 
 /** A slot of the shared window policy (its `cold`: first requests after start or an idle spell travel on new connections, their delay unknown), with what the header learning keeps of it. */
 interface Slot extends WindowSlot {
-  /** Sent while the limiter was still learning whether the account is shared. */
-  /** Its place among the probe's requests (0, 1, ...), or -1 when sent after the probe. */
+  /** Its place among the probe's requests (0, 1, ...; sent while learning whether the account is shared), or -1 after the probe. */
   readonly probe: number
   /** Answered 429: the service did not count it. */
   limited?: boolean
@@ -367,9 +366,6 @@ export class RateLimiter implements SlotLimiter {
     if (--probe.pending > 0 || (probe.sent < probe.size && this.#queued > 0)) return
     this.#probe = undefined
     this.#period = newPeriod(this.#now())
-    // Waiters slept until a slot of the probe's share frees (a cold window: a second after the
-    // answers); without headers a trial may leave now, so they look again.
-    this.#wakeWaiters()
     // Waiters slept until a slot of the probe's share frees (a cold window: a second after the
     // answers); without headers a trial may leave now, so they look again.
     this.#wakeWaiters()
