@@ -26,10 +26,11 @@ export const TURN = { ms: 8000, after: 50, minStepMs: 40, stepRoundTrips: 1.5 }
  * - The round costs as little as it can: a limiter that ended the last turn below what it held
  *   then (it gave a place up) gives nothing back in this one, it only trials; a limiter that ended
  *   above (it won a place another gave up) gives one back and trials not at all, so that the one
- *   who gave takes it. With 3, 3, 2, 2 two places change hands each turn and no trial is refused;
- *   giving back and winning back the same place cost a place empty for a second and a refused trial
- *   per limiter (bench/rate-limit-sim.ts: 4 clients walking 240 pages, 9.0-9.2 pages/s and 3.2-3.6 %
- *   of 429s instead of 8.6-9.1 and 4.0-4.4 %, round trips 100 ms plus up to 20-60 ms of jitter, 48 runs each).
+ *   who gave takes it. With 3, 3, 2, 2 two places change hands each turn, and only the two limiters
+ *   that trial may meet a refusal (one beyond what they took); giving back and winning back the same
+ *   place cost a place empty for a second and a refused trial per limiter (bench/rate-limit-sim.ts:
+ *   4 clients walking 240 pages, 9.0-9.2 pages/s and 3.2-3.6 % of 429s instead of 8.6-9.1 and
+ *   4.0-4.4 %, round trips 100 ms plus up to 20-60 ms of jitter, 48 runs each).
  * - A limiter trials at most one beyond what it held before the turn, unless every trial of its
  *   turn before passed (room was left: others may have gone).
  * A refused trial ends the limiter's trials for the turn: at most one refused trial per limiter per turn.
