@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module'
+import { runtimeBuiltins } from '../data/runtime-builtins.js'
 
 /*
  * node:http as its module object, never through an ES import. An `import ... from 'node:http'`
@@ -9,7 +10,7 @@ import { createRequire } from 'node:module'
  * over without that namespace; require() does too where it is missing (Node 22.0-22.2), and any
  * absolute path serves as the base of a require that names a built-in.
  */
-const fromRuntime = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule
+const fromRuntime = runtimeBuiltins()
 
 /** `node:http`, loaded without undici. */
-export const nodeHttp = (typeof fromRuntime === 'function' ? fromRuntime('node:http') : createRequire(process.execPath)('node:http')) as typeof import('node:http')
+export const nodeHttp = (fromRuntime !== undefined ? fromRuntime('node:http') : createRequire(process.execPath)('node:http')) as typeof import('node:http')

@@ -7,13 +7,14 @@
  * elsewhere WebCrypto digests.
  */
 
+import { runtimeBuiltins } from '../../data/runtime-builtins.js'
+
 type NodeCrypto = typeof import('node:crypto')
 type NodeTimers = typeof import('node:timers')
 
-const getBuiltin = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule
-const fromRuntime = <T>(id: string): T | undefined => (typeof getBuiltin === 'function' ? (getBuiltin(id) as T | undefined) : undefined)
-const nodeCrypto = fromRuntime<NodeCrypto>('node:crypto')
-const nodeTimers = fromRuntime<NodeTimers>('node:timers')
+const getBuiltin = runtimeBuiltins()
+const nodeCrypto = getBuiltin?.('node:crypto') as NodeCrypto | undefined
+const nodeTimers = getBuiltin?.('node:timers') as NodeTimers | undefined
 const hashHere = typeof nodeCrypto?.createHash === 'function' && typeof nodeTimers?.setImmediate === 'function'
 
 /**

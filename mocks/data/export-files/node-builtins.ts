@@ -1,3 +1,4 @@
+import { runtimeBuiltins } from '../runtime-builtins.js'
 import { LoadError } from './load-error.js'
 import { dropSqliteWarning } from './sqlite-warning.js'
 
@@ -15,8 +16,8 @@ type Builtins = {
  * exists on Node 22.3 and newer, Bun and Deno.
  */
 export function nodeBuiltin<K extends keyof Builtins>(id: K): Builtins[K] {
-  const get = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule
-  if (typeof get !== 'function') {
+  const get = runtimeBuiltins()
+  if (get === undefined) {
     throw new LoadError('reading files needs Node (22.3 or newer), Bun or Deno; in a browser, pass rows: load([{ exchange, interval, base, quote, close_ts, ... }])')
   }
   const restore = id === 'node:sqlite' ? dropSqliteWarning() : undefined
