@@ -5,28 +5,25 @@ import { configDefaults, defineConfig } from 'vitest/config'
 const version = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).version as string
 
 /**
- * Files that change what the whole process sees (msw's setupServer patches fetch and node:http, a
- * DOM environment, a patched global or prototype, stubbed environment variables): each runs in a
+ * Files that change what the whole process sees (a DOM environment, a patched global or prototype,
+ * stubbed environment variables, listeners counted on the process): each runs in a
  * fresh worker of its own. Every other file shares its worker's modules with the files before it
  * (`isolate: false`): evaluating zod, msw and the service once per worker instead of once per file
  * halved the CPU of the 50 shortest files (48 s → 22 s, 2026-11-27). A new test file that patches a
- * global, uses vi.mock or setupServer/setupMockService goes in this list.
+ * global (vi.mock, vi.stubGlobal, vi.stubEnv, a DOM environment) goes in this list; one that listens
+ * with setupMockService or setupServer closes it in afterAll (test/support/unpatched-globals.ts checks).
  */
 const ISOLATED = [
   // (test/public-api.test.ts, test/browser/msw-cors.test.ts and test/browser/chart-page.test.ts patch
   // nothing: child processes, msw's getResponse, a browser. Shared, each saves a worker's start and
-  // its module graph: about 1 s of CPU, 2026-11-29.)
-  'test/browser/mock-fetch.test.ts',
+  // its module graph: about 1 s of CPU, 2026-11-29. So do the files that build setupMockService and
+  // use its fetch without listen(), which patches nothing, and node-helper.test.ts, whose listen()
+  // is closed in afterAll: test/support/unpatched-globals.ts fails a shared file that leaves
+  // fetch or node:http patched.)
   'test/browser/sdk-with-mock.*.test.ts',
-  'test/mocks/node-helper.test.ts',
-  'test/mocks/sessions.test.ts',
-  'test/mocks/running-clock.test.ts',
-  'test/mocks/journal.test.ts',
-  'test/mocks/faults-v2.test.ts',
   'test/schemas/wire-shapes.test.ts',
   'test/sdk/request-options.test.ts',
   'test/sdk/follow-listeners.test.ts',
-  'test/mocks/arrange-data-sessions.test.ts',
 ]
 
 /**
@@ -119,7 +116,7 @@ export default defineConfig({
     sequence: { sequencer: LongFirstSequencer },
     projects: [
       { extends: true, test: { name: 'isolated', include: ISOLATED, exclude: [...configDefaults.exclude] } },
-      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...ISOLATED], isolate: false } },
+      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...ISOLATED], isolate: false, setupFiles: ['test/support/unpatched-globals.ts'] } },
       // (An `exclude` replaces vitest's default one: node_modules/ stays out only when listed again. The
       // runner projects under test/runners/ install packages there, zod's own tests among them.)
     ],
