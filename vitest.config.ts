@@ -51,16 +51,16 @@ const LONG_FIRST = [
   'test/sdk/uncoordinated-clients.test.ts', // 28 s
   'test/redis/redis-rate-limiter.test.ts', // 27 s
   'test/sdk/walks.test.ts', // 27 s
-  'test/examples.test.ts', // 26 s
   'test/export/parquet.test.ts', // 24 s
-  'test/sdk/follow.test.ts', // 23 s
   'test/export/redis-and-shard.test.ts', // 22 s
-  'test/sdk/follow-outages.test.ts', // 22 s
   'test/sdk/follow-learned-delay.test.ts', // 22 s
   'test/sdk/rate-limit-variants.test.ts', // 22 s
+  'test/sdk/follow.test.ts', // 17 s alone (2026-11-29: side by side)
   'test/export/flags-and-progress.test.ts', // 21 s
   'test/export/postgres.test.ts', // 19 s
+  'test/sdk/follow-outages.test.ts', // 11 s alone (2026-11-29: side by side)
   'test/mocks/load-export.test.ts', // 19 s
+  'test/examples.test.ts', // 13 s alone (2026-11-29: two shared processes)
   // Then the others of LONG_FIRST before 2026-11-29's reorder (under 18 s in that run), then the files of 5-15 s.
   'test/variants/export-matrix.test.ts', // waits: 5.3 / 11 (alone, load ~4, 2026-11-29; its exports in process)
   'test/typecheck.test.ts', // computes
