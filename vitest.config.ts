@@ -17,13 +17,11 @@ const ISOLATED = [
   // (test/public-api.test.ts, test/browser/msw-cors.test.ts and test/browser/chart-page.test.ts patch
   // nothing: child processes, msw's getResponse, a browser. Shared, each saves a worker's start and
   // its module graph: about 1 s of CPU, 2026-11-29. So do the files that build setupMockService and
-  // use its fetch without listen(), which patches nothing, and node-helper.test.ts, whose listen()
-  // is closed in afterAll: test/support/unpatched-globals.ts fails a shared file that leaves
-  // fetch or node:http patched.)
+  // use its fetch without listen(), which patches nothing; node-helper.test.ts, whose listen() is
+  // closed in afterAll; and the files that patch a global for a moment and put it back
+  // (wire-shapes: Function, follow-listeners: addEventListener, request-options: vi.stubEnv).
+  // test/support/unpatched-globals.ts fails a shared file that leaves one of them changed.)
   'test/browser/sdk-with-mock.*.test.ts',
-  'test/schemas/wire-shapes.test.ts',
-  'test/sdk/request-options.test.ts',
-  'test/sdk/follow-listeners.test.ts',
 ]
 
 /**
