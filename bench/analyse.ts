@@ -4,9 +4,9 @@
  */
 import { measureParquetExport, type ParquetExportBench } from './parquet-export.js'
 import { HEAP_FLAT_MB, RESAMPLE_CANDLES, RESAMPLE_TARGET_PER_S, measureResampleSpeed, type ResampleSpeed } from './resample-speed.js'
-import { runChildForResult } from './child-result.js'
-import { fmt, median, withSpread } from './stats.js'
-import { verdictOfOne, verdictOfRuns, type BenchRow } from './table.js'
+import { runChildForResult } from './support/child-result.js'
+import { fmt, median, withSpread } from './support/stats.js'
+import { verdictOfOne, verdictOfRuns, type BenchRow } from './support/table.js'
 
 /** Resample over the 10 M candles held in one array: source candles per second of wall and CPU time, per round. */
 interface InMemoryResample {

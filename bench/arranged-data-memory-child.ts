@@ -8,7 +8,7 @@ import { getHeapSpaceStatistics } from 'node:v8'
 import { MAX_SESSIONS } from '../mocks/core/service/session-path.js'
 import { startMockServer } from '../mocks/server/index.js'
 import type { ExchangeCandle } from '../src/schemas/index.js'
-import { HEADERS, NOW } from './fixtures.js'
+import { HEADERS, NOW } from './support/fixtures.js'
 
 export interface MemoryStage {
   stage: string

@@ -16,10 +16,10 @@
 import { createMockService, type MockService } from '../mocks/core/service/service.js'
 import type { ExchangeCandle } from '../src/schemas/index.js'
 import type { MemoryStage } from './arranged-data-memory-child.js'
-import { runChildForResult } from './child-result.js'
-import { HEADERS, NOW } from './fixtures.js'
-import { fmt, median, spread, withSpread } from './stats.js'
-import { verdictOfRuns, type BenchRow } from './table.js'
+import { runChildForResult } from './support/child-result.js'
+import { HEADERS, NOW } from './support/fixtures.js'
+import { fmt, median, spread, withSpread } from './support/stats.js'
+import { verdictOfRuns, type BenchRow } from './support/table.js'
 
 /** A page with arranged candles may cost at most this much more than a page of the default data. */
 export const ARRANGED_PAGE_GOAL = 1.1

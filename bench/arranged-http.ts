@@ -11,12 +11,12 @@
 import { request } from 'node:http'
 import type { ExchangeCandle } from '../src/schemas/index.js'
 import { createMockService } from '../mocks/core/service/service.js'
-import { CLI } from './build-cli.js'
+import { CLI } from './support/build-cli.js'
 import { loadavg } from 'node:os'
-import { startChildServer } from './child-server.js'
-import { NOW, NOW_MS, MINUTE } from './fixtures.js'
-import { fmt, median, withSpread } from './stats.js'
-import { verdictOfRuns, type BenchRow } from './table.js'
+import { startChildServer } from './support/child-server.js'
+import { NOW, NOW_MS, MINUTE } from './support/fixtures.js'
+import { fmt, median, withSpread } from './support/stats.js'
+import { verdictOfRuns, type BenchRow } from './support/table.js'
 
 /** Seconds for the 100,000-candle batch, end to end, at most. */
 export const ARRANGED_HTTP_GOAL_S = 1

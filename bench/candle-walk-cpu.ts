@@ -8,9 +8,9 @@
  */
 import { CandleWalk, PageWalk, type WalkSource } from '../src/pagination/walks.js'
 import { cursorAfter, type CandlePage, type PageCursor } from '../src/pagination/page-cursor.js'
-import { timed } from './cpu-time.js'
-import { fmt, median, quantile, verdict } from './stats.js'
-import type { BenchRow } from './table.js'
+import { timed } from './support/cpu-time.js'
+import { fmt, median, quantile, verdict } from './support/stats.js'
+import type { BenchRow } from './support/table.js'
 
 const PAGES = 200
 const LIMIT = 1000

@@ -17,8 +17,8 @@ import { POSTGRES_MISSING, startPostgres, type RunningPostgres } from '../test/s
 import { runChaosRound, type ChaosRound } from '../test/export/chaos-round.js'
 import { chaosSeed } from '../test/export/chaos-schedule.js'
 import { freshDatabase } from '../test/export/read-postgres.js'
-import { median } from './stats.js'
-import { verdictOfOne, type BenchRow } from './table.js'
+import { median } from './support/stats.js'
+import { verdictOfOne, type BenchRow } from './support/table.js'
 
 /** Every series live again this soon after the faults are cleared (wall seconds). */
 const CATCH_UP_GOAL_S = 30

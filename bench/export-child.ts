@@ -12,7 +12,7 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import { runExport } from '../cli/export/index.js'
 import { EXPORT_WORKER_LIMITS, useExportHeapGrowth } from '../cli/export/threads/run-in-worker.js'
 import type { ProgressReporter, ReporterContext } from '../cli/export/progress/index.js'
-import { API_KEY } from './fixtures.js'
+import { API_KEY } from './support/fixtures.js'
 
 export interface ExportChildConfig {
   baseUrl: string

@@ -12,9 +12,9 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { CLI } from './build-cli.js'
-import { TICK_MS, processTreeCpuMs, readProcStat, startChildServer } from './child-server.js'
-import { API_KEY, NOW } from './fixtures.js'
+import { CLI } from './support/build-cli.js'
+import { TICK_MS, processTreeCpuMs, readProcStat, startChildServer } from './support/child-server.js'
+import { API_KEY, NOW } from './support/fixtures.js'
 import { startPostgres } from '../test/support/postgres-server.js'
 
 const PAGES = 745 // 2020-01-01 .. 2021-06-01 at 1m, 1000 candles a page

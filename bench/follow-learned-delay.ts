@@ -18,12 +18,12 @@
  *    from each candle's close to its delivery, and requests per series per interval from the start.
  */
 import { createClient } from '../src/index.js'
-import { CLI } from './build-cli.js'
-import { startChildServer, type ChildServer } from './child-server.js'
+import { CLI } from './support/build-cli.js'
+import { startChildServer, type ChildServer } from './support/child-server.js'
 import { followMany, startManyServer, type ManyRun } from './follow.js'
 import { serviceClockOf } from './service-clock-model.js'
-import { fmt, median, quantile, spread } from './stats.js'
-import { verdictOfRuns, type BenchRow } from './table.js'
+import { fmt, median, quantile, spread } from './support/stats.js'
+import { verdictOfRuns, type BenchRow } from './support/table.js'
 
 const MIN = 60_000
 const DELAYS = [0, 1_500]

@@ -9,7 +9,7 @@
  */
 import { getHeapSpaceStatistics } from 'node:v8'
 import { createClient } from '../src/index.js'
-import { fullGc } from './cpu-time.js'
+import { fullGc } from './support/cpu-time.js'
 import { serviceClockOf } from './service-clock-model.js'
 
 const POLLS = 10_000

@@ -18,12 +18,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createClient, type ExchangeCandle, type FollowSeries } from '../src/index.js'
-import { CLI } from './build-cli.js'
-import { runChildForResult } from './child-result.js'
-import { startChildServer, type ChildServer } from './child-server.js'
+import { CLI } from './support/build-cli.js'
+import { runChildForResult } from './support/child-result.js'
+import { startChildServer, type ChildServer } from './support/child-server.js'
 import { serviceClockOf } from './service-clock-model.js'
-import { fmt, median, quantile, spread } from './stats.js'
-import { verdictOf, verdictOfRuns, type BenchRow } from './table.js'
+import { fmt, median, quantile, spread } from './support/stats.js'
+import { verdictOf, verdictOfRuns, type BenchRow } from './support/table.js'
 
 const MIN = 60_000
 const SETTLE_MS = 2_000

@@ -12,7 +12,7 @@ import { csvHeader, csvLines } from '../cli/export/sinks/lines/csv-format.js'
 import { createMockService } from '../mocks/core/service/service.js'
 import { forEachLine } from '../mocks/data/export-files/lines/read-lines.js'
 import { parseCsvLine } from '../mocks/data/export-files/lines/csv-line.js'
-import { withSpread } from './stats.js'
+import { withSpread } from './support/stats.js'
 
 const [mode] = process.argv.slice(2)
 const cpuMs = () => (process.cpuUsage().user + process.cpuUsage().system) / 1000

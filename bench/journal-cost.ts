@@ -7,13 +7,13 @@
  */
 import { RequestJournal } from '../mocks/core/journal/journal.js'
 import { createMockService, type MockService } from '../mocks/core/service/service.js'
-import { CLI } from './build-cli.js'
-import { procCpuMs, startChildServer } from './child-server.js'
-import { HEADERS, NOW } from './fixtures.js'
+import { CLI } from './support/build-cli.js'
+import { procCpuMs, startChildServer } from './support/child-server.js'
+import { HEADERS, NOW } from './support/fixtures.js'
 import { createPageSet } from './page-set.js'
 import { prefetchForwardPages } from './prefetch-pages.js'
-import { fmt, median, spread, withSpread } from './stats.js'
-import { verdictOfRuns, type BenchRow } from './table.js'
+import { fmt, median, spread, withSpread } from './support/stats.js'
+import { verdictOfRuns, type BenchRow } from './support/table.js'
 import { createWrk, ensureWrk, type WrkRun } from './wrk.js'
 
 /** Journal on must keep at least this share of the rate with it off (at most 5 % slower). */

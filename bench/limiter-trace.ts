@@ -14,10 +14,10 @@
  * The last line says where in the trial turns (multiples of 8 s of the wall clock) the run began.
  */
 import { createClient, RateLimiter } from '../src/index.js'
-import { CLI } from './build-cli.js'
-import { startChildServer } from './child-server.js'
-import { MINUTE, NOW, PAGE_LIMIT } from './fixtures.js'
-import { fullPageRange, walkParams } from './walk-range.js'
+import { CLI } from './support/build-cli.js'
+import { startChildServer } from './support/child-server.js'
+import { MINUTE, NOW, PAGE_LIMIT } from './support/fixtures.js'
+import { fullPageRange, walkParams } from './support/walk-range.js'
 
 const clients = Number(process.argv[2] ?? 4)
 const headers = process.argv[3] ?? 'retry-after'

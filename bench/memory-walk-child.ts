@@ -9,11 +9,11 @@
 import { createMockService } from '../mocks/core/service/service.js'
 import { defaultDataset } from '../mocks/data/procedural/default-dataset.js'
 import { createClient } from '../src/index.js'
-import { fullGc, processCpuMs } from './cpu-time.js'
-import { API_KEY } from './fixtures.js'
+import { fullGc, processCpuMs } from './support/cpu-time.js'
+import { API_KEY } from './support/fixtures.js'
 import { inProcessFetch } from './in-process-fetch.js'
 import { MEMORY_CANDLES, MEMORY_NOW, MEMORY_START_MS, SAMPLE_MS, WARMUP_PAGES, type AdapterMode, type MemoryWalkResult } from './memory-walk-config.js'
-import { rangeWithCandles, walkParams } from './walk-range.js'
+import { rangeWithCandles, walkParams } from './support/walk-range.js'
 
 const mode = process.argv[2] as AdapterMode
 if (mode !== 'as-specified' && mode !== 'yielding') {

@@ -23,7 +23,7 @@ import { postgresTarget } from '../cli/export/sinks/postgres/postgres-target.js'
 import type { AnyCandle, Sink } from '../cli/export/sinks/sink.js'
 import type { Series } from '../cli/export/plan/series.js'
 import { startPostgres, type RunningPostgres } from '../test/support/postgres-server.js'
-import { TICK_MS, readProcStat } from './child-server.js'
+import { TICK_MS, readProcStat } from './support/child-server.js'
 
 const PAGE = 1000
 

@@ -11,7 +11,7 @@ import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { formatTimestamp } from '../src/contract/index.js'
 import { resample, type ExchangeCandle } from '../src/index.js'
-import { verdictOfRuns } from './table.js'
+import { verdictOfRuns } from './support/table.js'
 
 export const RESAMPLE_CANDLES = 10_000_000
 export const RESAMPLE_TARGET_PER_S = 5_000_000

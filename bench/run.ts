@@ -1,15 +1,15 @@
 /**
  * `npm run bench`: every measurement in one run, then one table (section, figure, goal, verdict);
  * exit code 1 when a goal is not met. `npm run bench -- 2 3a` runs only those sections; `--docs`
- * also writes the table into docs/paging.md and docs/reference-service.md (bench/docs-table.ts).
+ * also writes the table into docs/paging.md and docs/reference-service.md (bench/support/docs-table.ts).
  *
  * A section is a `measureX()` returning `{ pass }`, a `reportX(result)` returning its detailed lines
  * and, optionally, its lines of the final table (`BenchRow[]`: figure, goal, verdict), registered
  * with one `define(id, measureX, reportX, (r) => rows)` line below.
  */
 import { loadavg } from 'node:os'
-import { buildCli } from './build-cli.js'
-import { writeDocsTables } from './docs-table.js'
+import { buildCli } from './support/build-cli.js'
+import { writeDocsTables } from './support/docs-table.js'
 import { measureExport, reportExport } from './export.js'
 import { measureAnalyse, reportAnalyse } from './analyse.js'
 import { measureJournalCost, reportJournalCost } from './journal-cost.js'
@@ -20,7 +20,7 @@ import { measureValidationCost, reportValidationCost } from './validation-cost.j
 import { measureRateLimitedWalks, reportRateLimitedWalks } from './rate-limited-walk.js'
 import { measureSdkCpuCost, reportSdkCpuCost } from './sdk-cpu-cost.js'
 import { measureServerThroughput, reportServerThroughput } from './server-throughput.js'
-import { formatTable, markdownTable, type BenchRow, type TableRow } from './table.js'
+import { formatTable, markdownTable, type BenchRow, type TableRow } from './support/table.js'
 import { measureUncoordinatedClients, reportUncoordinatedClients, tableUncoordinatedClients } from './uncoordinated-clients.js'
 import { measureCandleWalkCpu, reportCandleWalkCpu, tableCandleWalkCpu } from './candle-walk-cpu.js'
 import { measureFollow, reportFollow } from './follow.js'

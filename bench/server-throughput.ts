@@ -7,14 +7,14 @@
  * reported next to each server's.
  */
 import { ensureAlternatives, startJsonServer, startPrism, type PageKind, type ToolServer } from './alternatives.js'
-import { CLI } from './build-cli.js'
-import { procCpuMs, startChildServer, type ChildServer } from './child-server.js'
-import { CANDLE_PATH, HEADERS, NOW } from './fixtures.js'
+import { CLI } from './support/build-cli.js'
+import { procCpuMs, startChildServer, type ChildServer } from './support/child-server.js'
+import { CANDLE_PATH, HEADERS, NOW } from './support/fixtures.js'
 import { writePageFile } from './page-file.js'
 import { createPageSet } from './page-set.js'
 import { prefetchForwardPages, type FetchedPage } from './prefetch-pages.js'
-import { fmt, median, spread, withSpread } from './stats.js'
-import { verdictOfRuns, type BenchRow } from './table.js'
+import { fmt, median, spread, withSpread } from './support/stats.js'
+import { verdictOfRuns, type BenchRow } from './support/table.js'
 import { createWrk, ensureWrk, type WrkRun } from './wrk.js'
 
 /** The reference server must serve at least this many times Prism's pages/s. */

@@ -8,9 +8,9 @@ import { createMockService } from '../mocks/core/service/service.js'
 import { canonicalTimestamp, parseTimestamp, responseSchemas } from '../src/contract/index.js'
 import { checkShape } from '../src/schemas/wire/wire-shape.js'
 import { RESPONSE_SHAPES } from '../src/schemas/wire/wire-shapes.js'
-import { HEADERS, NOW, nearUrl, NOW_MS, MINUTE, PAGE_LIMIT } from './fixtures.js'
-import { fmt, median, quantile, verdict } from './stats.js'
-import { verdictOf, type BenchRow } from './table.js'
+import { HEADERS, NOW, nearUrl, NOW_MS, MINUTE, PAGE_LIMIT } from './support/fixtures.js'
+import { fmt, median, quantile, verdict } from './support/stats.js'
+import { verdictOf, type BenchRow } from './support/table.js'
 
 export const VALIDATION_TARGET_MS = 0.2
 
