@@ -4,7 +4,7 @@
  * bytes. The n-th request of a run always gets a URL not requested before, so no URL-keyed cache
  * (in the service, the server or the client) can help either side.
  */
-import { PAGE_LIMIT, farUrl } from './support/fixtures.js'
+import { PAGE_LIMIT, farUrl } from '../support/fixtures.js'
 import type { FetchedPage } from './prefetch-pages.js'
 
 export interface PageSet {

@@ -1,6 +1,6 @@
 /** Walks forward through the 1m history page by page (next start = last close_ts + 1 ms, contract: paging) and keeps each page's bytes. */
 import { Agent, get } from 'node:http'
-import { HEADERS, PAGE_LIMIT, farUrl } from './support/fixtures.js'
+import { HEADERS, PAGE_LIMIT, farUrl } from '../support/fixtures.js'
 
 interface Row {
   close_ts: string

@@ -5,15 +5,15 @@
  * servers share the cores and whatever else runs on the machine in the same seconds, so the ratio
  * of their rates per round measures the journal, not the machine's load at one moment or another.
  */
-import { RequestJournal } from '../mocks/core/journal/journal.js'
-import { createMockService, type MockService } from '../mocks/core/service/service.js'
-import { CLI } from './support/build-cli.js'
-import { procCpuMs, startChildServer } from './support/child-server.js'
-import { HEADERS, NOW } from './support/fixtures.js'
+import { RequestJournal } from '../../mocks/core/journal/journal.js'
+import { createMockService, type MockService } from '../../mocks/core/service/service.js'
+import { CLI } from '../support/build-cli.js'
+import { procCpuMs, startChildServer } from '../support/child-server.js'
+import { HEADERS, NOW } from '../support/fixtures.js'
 import { createPageSet } from './page-set.js'
 import { prefetchForwardPages } from './prefetch-pages.js'
-import { fmt, median, spread, withSpread } from './support/stats.js'
-import { verdictOfRuns, type BenchRow } from './support/table.js'
+import { fmt, median, spread, withSpread } from '../support/stats.js'
+import { verdictOfRuns, type BenchRow } from '../support/table.js'
 import { createWrk, ensureWrk, type WrkRun } from './wrk.js'
 
 /** Journal on must keep at least this share of the rate with it off (at most 5 % slower). */

@@ -8,8 +8,8 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { http } from 'msw'
 import { setupServer } from 'msw/node'
-import { fullGc, processCpuMs } from './support/cpu-time.js'
-import { median } from './support/stats.js'
+import { fullGc, processCpuMs } from '../support/cpu-time.js'
+import { median } from '../support/stats.js'
 
 const BASE = 'https://api.msw-ceiling.test'
 const BODY = new TextEncoder().encode('[]')

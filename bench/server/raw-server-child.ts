@@ -1,6 +1,6 @@
 /**
  * The static-bytes baseline as its own process:
- * `node --import tsx bench/raw-server-child.ts PAGE_FILE VARIANTS [PAGE_FILE VARIANTS ...]`.
+ * `node --import tsx bench/server/raw-server-child.ts PAGE_FILE VARIANTS [PAGE_FILE VARIANTS ...]`.
  * Serves every URL spelling of the pages in each PAGE_FILE (see page-set.ts) from memory, prints
  * `listening on http://127.0.0.1:PORT`, and exits on SIGTERM or when its stdin closes (the bench died).
  */

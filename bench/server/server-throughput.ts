@@ -7,14 +7,14 @@
  * reported next to each server's.
  */
 import { ensureAlternatives, startJsonServer, startPrism, type PageKind, type ToolServer } from './alternatives.js'
-import { CLI } from './support/build-cli.js'
-import { procCpuMs, startChildServer, type ChildServer } from './support/child-server.js'
-import { CANDLE_PATH, HEADERS, NOW } from './support/fixtures.js'
+import { CLI } from '../support/build-cli.js'
+import { procCpuMs, startChildServer, type ChildServer } from '../support/child-server.js'
+import { CANDLE_PATH, HEADERS, NOW } from '../support/fixtures.js'
 import { writePageFile } from './page-file.js'
 import { createPageSet } from './page-set.js'
 import { prefetchForwardPages, type FetchedPage } from './prefetch-pages.js'
-import { fmt, median, spread, withSpread } from './support/stats.js'
-import { verdictOfRuns, type BenchRow } from './support/table.js'
+import { fmt, median, spread, withSpread } from '../support/stats.js'
+import { verdictOfRuns, type BenchRow } from '../support/table.js'
 import { createWrk, ensureWrk, type WrkRun } from './wrk.js'
 
 /** The reference server must serve at least this many times Prism's pages/s. */
@@ -103,7 +103,7 @@ export async function measureServerThroughput(): Promise<ServerThroughput> {
     const files = await Promise.all(KINDS.map(({ kind, limit }) => writePageFile(fetched[kind], limit)))
     let staticServer: ChildServer
     try {
-      staticServer = await startChildServer('static bytes', ['--import', 'tsx', 'bench/raw-server-child.ts', ...files.flatMap((f) => [f.path, String(VARIANTS)])])
+      staticServer = await startChildServer('static bytes', ['--import', 'tsx', 'bench/server/raw-server-child.ts', ...files.flatMap((f) => [f.path, String(VARIANTS)])])
     } finally {
       await Promise.all(files.map((f) => f.remove()))
     }

@@ -1,8 +1,8 @@
 /** Measurement 1: cost of one 1000-candle page from the core, near end vs far end of the history. */
-import { createMockService, type MockService } from '../mocks/core/service/service.js'
-import { HEADERS, MINUTE, NOW, NOW_MS, PAGE_LIMIT, farUrl, nearUrl } from './support/fixtures.js'
-import { fmt, median, quantile, spread } from './support/stats.js'
-import { verdictOf, type BenchRow } from './support/table.js'
+import { createMockService, type MockService } from '../../mocks/core/service/service.js'
+import { HEADERS, MINUTE, NOW, NOW_MS, PAGE_LIMIT, farUrl, nearUrl } from '../support/fixtures.js'
+import { fmt, median, quantile, spread } from '../support/stats.js'
+import { verdictOf, type BenchRow } from '../support/table.js'
 
 export const CORE_TARGET = 1.2
 
