@@ -1,6 +1,6 @@
 /**
  * The side-by-side run behind docs/reference-service.md "Hand-written code kept" (not a section of
- * `npm run bench`: no goal, a comparison): `npx tsx bench/hand-written.ts csv`, the CSV reader
+ * `npm run bench`: no goal, a comparison): `npx tsx bench/service-data/hand-written.ts csv`, the CSV reader
  * against csv-parse over 1 M candles (needs `npm install --no-save csv-parse@7`). The first round
  * is warm-up. (Its `encode` mode, serve's JSON encoder against JSON.stringify, went with the
  * encoder: it is at commit 8255146.)
@@ -8,11 +8,11 @@
 import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { csvHeader, csvLines } from '../cli/export/sinks/lines/csv-format.js'
-import { createMockService } from '../mocks/core/service/service.js'
-import { forEachLine } from '../mocks/data/export-files/lines/read-lines.js'
-import { parseCsvLine } from '../mocks/data/export-files/lines/csv-line.js'
-import { withSpread } from './support/stats.js'
+import { csvHeader, csvLines } from '../../cli/export/sinks/lines/csv-format.js'
+import { createMockService } from '../../mocks/core/service/service.js'
+import { forEachLine } from '../../mocks/data/export-files/lines/read-lines.js'
+import { parseCsvLine } from '../../mocks/data/export-files/lines/csv-line.js'
+import { withSpread } from '../support/stats.js'
 
 const [mode] = process.argv.slice(2)
 const cpuMs = () => (process.cpuUsage().user + process.cpuUsage().system) / 1000

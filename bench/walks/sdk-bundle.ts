@@ -10,10 +10,10 @@ import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
 
-const ROOT = resolve(import.meta.dirname, '..')
+const ROOT = resolve(import.meta.dirname, '../..')
 const OUT = join(ROOT, 'bench', '.tools', 'sdk-bundles')
 
-export type SdkModule = typeof import('../src/index.js')
+export type SdkModule = typeof import('../../src/index.js')
 
 /** Builds and imports the SDK of `ref` (a commit, branch or tag), or of the working tree when undefined. */
 export async function loadSdk(ref: string | undefined): Promise<{ sdk: SdkModule; label: string }> {

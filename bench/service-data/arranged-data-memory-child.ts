@@ -1,14 +1,14 @@
 /**
- * Child of bench section `arranged` (bench/arranged-data.ts): a standalone server (startMockServer)
+ * Child of bench section `arranged` (bench/service-data/arranged-data.ts): a standalone server (startMockServer)
  * alone, then with 1,000 sessions each answering one request (their journals in use), then with each
  * session arranging 10 candles and answering a page of them. Prints `result {json}`: RSS, heapUsed and
  * new space after a full collection at each stage. Run with --expose-gc.
  */
 import { getHeapSpaceStatistics } from 'node:v8'
-import { MAX_SESSIONS } from '../mocks/core/service/session-path.js'
-import { startMockServer } from '../mocks/server/index.js'
-import type { ExchangeCandle } from '../src/schemas/index.js'
-import { HEADERS, NOW } from './support/fixtures.js'
+import { MAX_SESSIONS } from '../../mocks/core/service/session-path.js'
+import { startMockServer } from '../../mocks/server/index.js'
+import type { ExchangeCandle } from '../../src/schemas/index.js'
+import { HEADERS, NOW } from '../support/fixtures.js'
 
 export interface MemoryStage {
   stage: string

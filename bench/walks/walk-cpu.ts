@@ -15,14 +15,14 @@
  * CPU is this process's (process.cpuUsage, user + system), each walk with a full GC before it and
  * one inside its timing (cpu-time.ts), divided by the walk's candle pages.
  */
-import { CLI } from './support/build-cli.js'
-import { startChildServer } from './support/child-server.js'
-import { timed } from './support/cpu-time.js'
-import { API_KEY, NOW } from './support/fixtures.js'
+import { CLI } from '../support/build-cli.js'
+import { startChildServer } from '../support/child-server.js'
+import { timed } from '../support/cpu-time.js'
+import { API_KEY, NOW } from '../support/fixtures.js'
 import { loadSdk, type SdkModule } from './sdk-bundle.js'
-import { fmt, median, quantile } from './support/stats.js'
-import type { BenchRow } from './support/table.js'
-import { fullPageRange, walkParams } from './support/walk-range.js'
+import { fmt, median, quantile } from '../support/stats.js'
+import type { BenchRow } from '../support/table.js'
+import { fullPageRange, walkParams } from '../support/walk-range.js'
 
 /** The commit before the cuts of the walk's CPU (2026-11-25). */
 const DEFAULT_BEFORE = 'f5b5c8a19bc6230af03d706c33ca70540ab82b8e'

@@ -6,16 +6,16 @@
  * collected inside its own timing (cpu-time.ts): the SDK allocates more per candle than the raw loop
  * (an async iterator step per candle), and that GC is part of its cost.
  */
-import { createClient, type MarketCandles } from '../src/index.js'
-import { CLI } from './support/build-cli.js'
-import { startChildServer } from './support/child-server.js'
-import { timed } from './support/cpu-time.js'
-import { API_KEY, NOW } from './support/fixtures.js'
+import { createClient, type MarketCandles } from '../../src/index.js'
+import { CLI } from '../support/build-cli.js'
+import { startChildServer } from '../support/child-server.js'
+import { timed } from '../support/cpu-time.js'
+import { API_KEY, NOW } from '../support/fixtures.js'
 import { rawWalk, type WalkTally } from './raw-walk.js'
 import { sdkWalk } from './sdk-walk.js'
-import { fmt, median, quantile } from './support/stats.js'
-import { verdictOf, type BenchRow, type Verdict } from './support/table.js'
-import { fullPageRange, type WalkRange } from './support/walk-range.js'
+import { fmt, median, quantile } from '../support/stats.js'
+import { verdictOf, type BenchRow, type Verdict } from '../support/table.js'
+import { fullPageRange, type WalkRange } from '../support/walk-range.js'
 
 export const CPU_TARGET_VALIDATED = 1.25
 export const CPU_TARGET_UNVALIDATED = 1.1

@@ -11,11 +11,11 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openSqlite } from '../cli/export/sinks/sqlite/sqlite-sink.js'
-import { createMockService } from '../mocks/core/service/service.js'
-import { runChildForResult } from './support/child-result.js'
-import { fmt, median, withSpread } from './support/stats.js'
-import { verdictOfRuns, type BenchRow } from './support/table.js'
+import { openSqlite } from '../../cli/export/sinks/sqlite/sqlite-sink.js'
+import { createMockService } from '../../mocks/core/service/service.js'
+import { runChildForResult } from '../support/child-result.js'
+import { fmt, median, withSpread } from '../support/stats.js'
+import { verdictOfRuns, type BenchRow } from '../support/table.js'
 
 /** The goal: seconds to load the 1 M candles, at most. */
 export const LOAD_TARGET_S = 3

@@ -9,7 +9,7 @@
  * request, as a real connection would.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import type { MockService } from '../mocks/core/service/service.js'
+import type { MockService } from '../../mocks/core/service/service.js'
 
 export function inProcessFetch(service: MockService, options: { yieldToEventLoop?: boolean } = {}): typeof fetch {
   const { yieldToEventLoop = false } = options

@@ -11,15 +11,15 @@
  *
  * (b) Memory: a standalone server alone, then with 1,000 sessions (one request each: their
  * journals in use), then each arranging 10 candles and answering a page of them; RSS and heapUsed
- * after a full collection, in a child process (bench/arranged-data-memory-child.ts), three runs.
+ * after a full collection, in a child process (bench/service-data/arranged-data-memory-child.ts), three runs.
  */
-import { createMockService, type MockService } from '../mocks/core/service/service.js'
-import type { ExchangeCandle } from '../src/schemas/index.js'
+import { createMockService, type MockService } from '../../mocks/core/service/service.js'
+import type { ExchangeCandle } from '../../src/schemas/index.js'
 import type { MemoryStage } from './arranged-data-memory-child.js'
-import { runChildForResult } from './support/child-result.js'
-import { HEADERS, NOW } from './support/fixtures.js'
-import { fmt, median, spread, withSpread } from './support/stats.js'
-import { verdictOfRuns, type BenchRow } from './support/table.js'
+import { runChildForResult } from '../support/child-result.js'
+import { HEADERS, NOW } from '../support/fixtures.js'
+import { fmt, median, spread, withSpread } from '../support/stats.js'
+import { verdictOfRuns, type BenchRow } from '../support/table.js'
 
 /** A page with arranged candles may cost at most this much more than a page of the default data. */
 export const ARRANGED_PAGE_GOAL = 1.1

@@ -6,11 +6,11 @@
  * alternate the order. The difference is what a user could notice next to the 2 to 3 ms per page
  * that fetch + JSON.parse + validation cost (3a).
  */
-import { CandleWalk, PageWalk, type WalkSource } from '../src/pagination/walks.js'
-import { cursorAfter, type CandlePage, type PageCursor } from '../src/pagination/page-cursor.js'
-import { timed } from './support/cpu-time.js'
-import { fmt, median, quantile, verdict } from './support/stats.js'
-import type { BenchRow } from './support/table.js'
+import { CandleWalk, PageWalk, type WalkSource } from '../../src/pagination/walks.js'
+import { cursorAfter, type CandlePage, type PageCursor } from '../../src/pagination/page-cursor.js'
+import { timed } from '../support/cpu-time.js'
+import { fmt, median, quantile, verdict } from '../support/stats.js'
+import type { BenchRow } from '../support/table.js'
 
 const PAGES = 200
 const LIMIT = 1000

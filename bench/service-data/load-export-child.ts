@@ -4,8 +4,8 @@
  * Prints one JSON line: candles per second of wall and CPU time, the heap the result holds after a
  * full GC (typed arrays' memory included), and the process's peak RSS.
  */
-import { createMockService } from '../mocks/core/service/service.js'
-import { readExport } from '../mocks/data/export-files/index.js'
+import { createMockService } from '../../mocks/core/service/service.js'
+import { readExport } from '../../mocks/data/export-files/index.js'
 
 const [mode, file, expectedText] = process.argv.slice(2) as ['read' | 'load', string, string]
 const expected = Number(expectedText)
@@ -13,7 +13,7 @@ const gc = (globalThis as { gc?: () => void }).gc ?? (() => {})
 const service = mode === 'load' ? createMockService({ data: { exchanges: [], assets: [], candles: [] } }) : undefined
 // The readers are imported before the clock starts: tsx transpiling them on first use is not
 // the load's cost (the built package imports plain JS).
-await Promise.all([import('../mocks/data/export-files/index.js'), import('../mocks/core/arranged/load-columns.js')])
+await Promise.all([import('../../mocks/data/export-files/index.js'), import('../../mocks/core/arranged/load-columns.js')])
 // Typed arrays (a columnar load) live outside the JS heap: counted with it.
 const held = () => process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers
 gc()

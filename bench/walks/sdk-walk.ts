@@ -1,7 +1,7 @@
 /** The SDK side of 3a: `client.exchangeOhlcvCandles(...)` consumed candle by candle, like the raw loop. */
-import type { MarketCandles } from '../src/index.js'
+import type { MarketCandles } from '../../src/index.js'
 import type { WalkTally } from './raw-walk.js'
-import { walkParams, type WalkRange } from './support/walk-range.js'
+import { walkParams, type WalkRange } from '../support/walk-range.js'
 
 /**
  * Walks `range` with the forward iterator; counts candles and sums `close` exactly as the raw loop

@@ -3,8 +3,8 @@
  * with the SDK's anchors (page k+1 starts at page k's last close_ts + 1 ms; limit 1000) and the
  * SDK's URL spelling, so both sides send the very same requests.
  */
-import { API_KEY, PAGE_LIMIT } from './support/fixtures.js'
-import type { WalkRange } from './support/walk-range.js'
+import { API_KEY, PAGE_LIMIT } from '../support/fixtures.js'
+import type { WalkRange } from '../support/walk-range.js'
 
 interface Row {
   close_ts: string

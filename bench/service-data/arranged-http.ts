@@ -9,14 +9,14 @@
  * it; on a shared one a wait for a core is not the code's cost), wall seconds beside them.
  */
 import { request } from 'node:http'
-import type { ExchangeCandle } from '../src/schemas/index.js'
-import { createMockService } from '../mocks/core/service/service.js'
-import { CLI } from './support/build-cli.js'
+import type { ExchangeCandle } from '../../src/schemas/index.js'
+import { createMockService } from '../../mocks/core/service/service.js'
+import { CLI } from '../support/build-cli.js'
 import { loadavg } from 'node:os'
-import { startChildServer } from './support/child-server.js'
-import { NOW, NOW_MS, MINUTE } from './support/fixtures.js'
-import { fmt, median, withSpread } from './support/stats.js'
-import { verdictOfRuns, type BenchRow } from './support/table.js'
+import { startChildServer } from '../support/child-server.js'
+import { NOW, NOW_MS, MINUTE } from '../support/fixtures.js'
+import { fmt, median, withSpread } from '../support/stats.js'
+import { verdictOfRuns, type BenchRow } from '../support/table.js'
 
 /** Seconds for the 100,000-candle batch, end to end, at most. */
 export const ARRANGED_HTTP_GOAL_S = 1

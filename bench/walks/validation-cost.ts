@@ -4,13 +4,13 @@
  * and zod's plain parser, on the same freshly parsed pages, interleaved.
  */
 import * as z from 'zod/mini'
-import { createMockService } from '../mocks/core/service/service.js'
-import { canonicalTimestamp, parseTimestamp, responseSchemas } from '../src/contract/index.js'
-import { checkShape } from '../src/schemas/wire/wire-shape.js'
-import { RESPONSE_SHAPES } from '../src/schemas/wire/wire-shapes.js'
-import { HEADERS, NOW, nearUrl, NOW_MS, MINUTE, PAGE_LIMIT } from './support/fixtures.js'
-import { fmt, median, quantile, verdict } from './support/stats.js'
-import { verdictOf, type BenchRow } from './support/table.js'
+import { createMockService } from '../../mocks/core/service/service.js'
+import { canonicalTimestamp, parseTimestamp, responseSchemas } from '../../src/contract/index.js'
+import { checkShape } from '../../src/schemas/wire/wire-shape.js'
+import { RESPONSE_SHAPES } from '../../src/schemas/wire/wire-shapes.js'
+import { HEADERS, NOW, nearUrl, NOW_MS, MINUTE, PAGE_LIMIT } from '../support/fixtures.js'
+import { fmt, median, quantile, verdict } from '../support/stats.js'
+import { verdictOf, type BenchRow } from '../support/table.js'
 
 export const VALIDATION_TARGET_MS = 0.2
 

@@ -1,19 +1,19 @@
 /**
  * The body of measurement 3c, run as its own process
- * (`node --import tsx bench/memory-walk-child.ts as-specified|yielding`) so its RSS is not shaped by
+ * (`node --import tsx bench/walks/memory-walk-child.ts as-specified|yielding`) so its RSS is not shaped by
  * the earlier measurements' heaps. Walks MEMORY_CANDLES 1m candles with the SDK's default forward
  * iterator against the reference service in this process (no HTTP; `yielding`: the adapter turns the
  * event loop once per request, see in-process-fetch.ts), samples RSS, checks every candle, and
  * prints one line: `result <JSON of MemoryWalkResult>`. Exits when its stdin closes (the bench died).
  */
-import { createMockService } from '../mocks/core/service/service.js'
-import { defaultDataset } from '../mocks/data/procedural/default-dataset.js'
-import { createClient } from '../src/index.js'
-import { fullGc, processCpuMs } from './support/cpu-time.js'
-import { API_KEY } from './support/fixtures.js'
+import { createMockService } from '../../mocks/core/service/service.js'
+import { defaultDataset } from '../../mocks/data/procedural/default-dataset.js'
+import { createClient } from '../../src/index.js'
+import { fullGc, processCpuMs } from '../support/cpu-time.js'
+import { API_KEY } from '../support/fixtures.js'
 import { inProcessFetch } from './in-process-fetch.js'
 import { MEMORY_CANDLES, MEMORY_NOW, MEMORY_START_MS, SAMPLE_MS, WARMUP_PAGES, type AdapterMode, type MemoryWalkResult } from './memory-walk-config.js'
-import { rangeWithCandles, walkParams } from './support/walk-range.js'
+import { rangeWithCandles, walkParams } from '../support/walk-range.js'
 
 const mode = process.argv[2] as AdapterMode
 if (mode !== 'as-specified' && mode !== 'yielding') {
