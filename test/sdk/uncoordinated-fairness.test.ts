@@ -6,7 +6,7 @@
  * other finish together, with few 429s. The rates are bench 3d's.
  */
 import { describe, expect, test } from 'vitest'
-import { simulate } from '../../bench/rate-limit-sim.js'
+import { simulate } from '../../bench/rate-limit/rate-limit-sim.js'
 import { TURN } from '../../src/rate-limit/trial-turns.js'
 
 /** Start times spread over one turn of the wall clock: the turns fall at every phase of the walks. */

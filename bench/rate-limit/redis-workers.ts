@@ -11,16 +11,16 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { createInterface } from 'node:readline'
-import { RateLimiter } from '../src/index.js'
-import { createRedisRateLimiter } from '../src/redis/index.js'
-import { startRedis, hasRedis, REDIS_SKIP_NOTE, type RedisServer } from '../test/support/redis-server.js'
-import { CLI } from './support/build-cli.js'
-import { procCpuMs, startChildServer } from './support/child-server.js'
-import { MINUTE, NOW } from './support/fixtures.js'
-import { fmt, verdict } from './support/stats.js'
-import { verdictOf, type BenchRow } from './support/table.js'
+import { RateLimiter } from '../../src/index.js'
+import { createRedisRateLimiter } from '../../src/redis/index.js'
+import { startRedis, hasRedis, REDIS_SKIP_NOTE, type RedisServer } from '../../test/support/redis-server.js'
+import { CLI } from '../support/build-cli.js'
+import { procCpuMs, startChildServer } from '../support/child-server.js'
+import { MINUTE, NOW } from '../support/fixtures.js'
+import { fmt, verdict } from '../support/stats.js'
+import { verdictOf, type BenchRow } from '../support/table.js'
 
-const CHILD = 'bench/redis-worker-child.ts'
+const CHILD = 'bench/rate-limit/redis-worker-child.ts'
 const LATENCIES = [50, 250] as const
 const WORKER_COUNTS = [1, 2, 4, 8] as const
 const LIMITERS = ['redis', 'header'] as const

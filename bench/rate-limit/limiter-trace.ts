@@ -2,28 +2,28 @@
  * One run of bench 3d's setting, traced: N clients of one account, each with its own RateLimiter,
  * walk 240 pages in all against `market-candles serve --latency 100 --variant
  * rate-limit-headers=H`, and every change of the limiters' shares and every non-200 answer is
- * printed with its time. What the simulation (bench/rate-limit-sim.ts) cannot show: how real
+ * printed with its time. What the simulation (bench/rate-limit/rate-limit-sim.ts) cannot show: how real
  * clients start (their first answers come back in a different order each run), and how the
  * account ends up shared.
  *
- *   npx tsx bench/limiter-trace.ts [CLIENTS=4] [all|retry-after|none=retry-after]
+ *   npx tsx bench/rate-limit/limiter-trace.ts [CLIENTS=4] [all|retry-after|none=retry-after]
  *
  * ALL=1 also prints every request as it leaves and every answer (the walk's pacing, request by request).
  *
  * Each line: seconds since the start, the client and what happened, then every limiter's share.
  * The last line says where in the trial turns (multiples of 8 s of the wall clock) the run began.
  */
-import { createClient, RateLimiter } from '../src/index.js'
-import { CLI } from './support/build-cli.js'
-import { startChildServer } from './support/child-server.js'
-import { MINUTE, NOW, PAGE_LIMIT } from './support/fixtures.js'
-import { fullPageRange, walkParams } from './support/walk-range.js'
+import { createClient, RateLimiter } from '../../src/index.js'
+import { CLI } from '../support/build-cli.js'
+import { startChildServer } from '../support/child-server.js'
+import { MINUTE, NOW, PAGE_LIMIT } from '../support/fixtures.js'
+import { fullPageRange, walkParams } from '../support/walk-range.js'
 
 const clients = Number(process.argv[2] ?? 4)
 const headers = process.argv[3] ?? 'retry-after'
 const bad = !Number.isInteger(clients) || clients < 1 || clients > 16 ? `CLIENTS must be 1 to 16, got ${process.argv[2]}` : !['all', 'retry-after', 'none'].includes(headers) ? `the headers must be all, retry-after or none, got ${headers}` : undefined
 if (bad !== undefined) {
-  console.error(`limiter-trace: ${bad}\nUsage: npx tsx bench/limiter-trace.ts [CLIENTS=4] [all|retry-after|none=retry-after]`)
+  console.error(`limiter-trace: ${bad}\nUsage: npx tsx bench/rate-limit/limiter-trace.ts [CLIENTS=4] [all|retry-after|none=retry-after]`)
   process.exit(2)
 }
 

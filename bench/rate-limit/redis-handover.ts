@@ -7,13 +7,13 @@
  * the whole walk are shown beside. REPEATS runs, each on an account of its own, interleaved with
  * nothing (the worker processes and redis-server start once).
  */
-import { hasRedis, REDIS_SKIP_NOTE, startRedis } from '../test/support/redis-server.js'
-import { CLI } from './support/build-cli.js'
-import { startChildServer } from './support/child-server.js'
-import { MINUTE, NOW } from './support/fixtures.js'
-import { fmt, verdict, withSpread } from './support/stats.js'
+import { hasRedis, REDIS_SKIP_NOTE, startRedis } from '../../test/support/redis-server.js'
+import { CLI } from '../support/build-cli.js'
+import { startChildServer } from '../support/child-server.js'
+import { MINUTE, NOW } from '../support/fixtures.js'
+import { fmt, verdict, withSpread } from '../support/stats.js'
 import { startWorker, type ChildResult, type Worker } from './redis-workers.js'
-import { verdictOfRuns, type BenchRow } from './support/table.js'
+import { verdictOfRuns, type BenchRow } from '../support/table.js'
 
 const WORKERS = 8
 const PAGE = 100

@@ -12,13 +12,13 @@
  * run to run, so a figure is a median with its spread.
  * The clients use the account's two demo keys in turn (a key may be used by several processes).
  */
-import { createClient, type RequestEvent } from '../src/index.js'
-import { CLI } from './support/build-cli.js'
-import { startChildServer } from './support/child-server.js'
-import { MINUTE, NOW, PAGE_LIMIT } from './support/fixtures.js'
-import { fmt, median, verdict, withSpread } from './support/stats.js'
-import { verdictOfRuns, type BenchRow, type Verdict } from './support/table.js'
-import { fullPageRange, walkParams } from './support/walk-range.js'
+import { createClient, type RequestEvent } from '../../src/index.js'
+import { CLI } from '../support/build-cli.js'
+import { startChildServer } from '../support/child-server.js'
+import { MINUTE, NOW, PAGE_LIMIT } from '../support/fixtures.js'
+import { fmt, median, verdict, withSpread } from '../support/stats.js'
+import { verdictOfRuns, type BenchRow, type Verdict } from '../support/table.js'
+import { fullPageRange, walkParams } from '../support/walk-range.js'
 
 export const LATENCY_MS = 100
 /** Goals (issue 35): one client alone; several clients of one account together. */

@@ -5,8 +5,8 @@
  * comes from REDIS_URL, never from the command line) and prints `result {json}`.
  */
 import { createInterface } from 'node:readline'
-import { createClient, type RequestEvent } from '../src/index.js'
-import { createRedisRateLimiter } from '../src/redis/index.js'
+import { createClient, type RequestEvent } from '../../src/index.js'
+import { createRedisRateLimiter } from '../../src/redis/index.js'
 
 interface RunConfig {
   baseUrl: string

@@ -4,7 +4,7 @@
  * shared machine's noise, for tuning (bench 3d measures the real thing). Each client keeps 8
  * requests in flight, retries a 429 after its Retry-After (+ up to 25 %) or the SDK's backoff.
  *
- *   npx tsx bench/rate-limit-sim.ts [all|retry-after|none] [clients] [pages in all] [seeds]
+ *   npx tsx bench/rate-limit/rate-limit-sim.ts [all|retry-after|none] [clients] [pages in all] [seeds]
  *
  * Each seed also starts at its own time of the wall clock (seed x 1 s), as trial turns of limiters
  * without headers begin at multiples of 8 s of it (src/rate-limit/trial-turns.ts). test/sdk/
@@ -17,7 +17,7 @@
  * until the first client is done (all clients walking: what the sharing itself costs, without the
  * start and the end).
  */
-import { RateLimiter } from '../src/rate-limit/rate-limiter.js'
+import { RateLimiter } from '../../src/rate-limit/rate-limiter.js'
 
 type Variant = 'all' | 'retry-after' | 'none'
 

@@ -5,13 +5,13 @@
  * requests are counted by the client's hooks (the free catalog call of the concurrent walk is not
  * counted). Each walk gets a fresh server, so no rate window carries over.
  */
-import { createClient, type RequestEvent } from '../src/index.js'
-import { CLI } from './support/build-cli.js'
-import { startChildServer } from './support/child-server.js'
-import { API_KEY, NOW } from './support/fixtures.js'
-import { fmt, spread } from './support/stats.js'
-import { verdictOf, type BenchRow } from './support/table.js'
-import { fullPageRange, walkParams, type WalkRange } from './support/walk-range.js'
+import { createClient, type RequestEvent } from '../../src/index.js'
+import { CLI } from '../support/build-cli.js'
+import { startChildServer } from '../support/child-server.js'
+import { API_KEY, NOW } from '../support/fixtures.js'
+import { fmt, spread } from '../support/stats.js'
+import { verdictOf, type BenchRow } from '../support/table.js'
+import { fullPageRange, walkParams, type WalkRange } from '../support/walk-range.js'
 
 export const RATE_TARGET = 9.5
 export const LATENCY_MS = 250
