@@ -156,7 +156,7 @@ async function sdkWalk(sdk: SdkModule, endpoint: Endpoint, baseUrl: string, fetc
   return tally
 }
 
-/** fetch -> text -> JSON.parse over `urls`, `IN_FLIGHT` at once (bench/export-child.ts rawRun). */
+/** fetch -> text -> JSON.parse over `urls`, `IN_FLIGHT` at once (bench/export/export-child.ts rawRun). */
 async function rawWalk(urls: readonly string[], fetchFn: typeof fetch): Promise<Tally> {
   const tally: Tally = { pages: 0, candles: 0, closeSum: 0 }
   let next = 0

@@ -1,5 +1,5 @@
 /**
- * Where an export's CPU goes, thread by thread: `node --import tsx bench/export-threads.ts [sqlite|csv|jsonl|postgres ...]`.
+ * Where an export's CPU goes, thread by thread: `node --import tsx bench/export/export-threads.ts [sqlite|csv|jsonl|postgres ...]`.
  * Starts the reference server (dist/cli.js serve --no-rate-limit) and, for `postgres`, a local
  * PostgreSQL with its default durability, then runs `dist/cli.js export` of 745 full 1m pages into
  * each output named (default: all four), 2 rounds. While the export runs it samples
@@ -12,10 +12,10 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { CLI } from './support/build-cli.js'
-import { TICK_MS, processTreeCpuMs, readProcStat, startChildServer } from './support/child-server.js'
-import { API_KEY, NOW } from './support/fixtures.js'
-import { startPostgres } from '../test/support/postgres-server.js'
+import { CLI } from '../support/build-cli.js'
+import { TICK_MS, processTreeCpuMs, readProcStat, startChildServer } from '../support/child-server.js'
+import { API_KEY, NOW } from '../support/fixtures.js'
+import { startPostgres } from '../../test/support/postgres-server.js'
 
 const PAGES = 745 // 2020-01-01 .. 2021-06-01 at 1m, 1000 candles a page
 const OUTPUTS = ['sqlite', 'csv', 'jsonl', 'postgres']

@@ -9,11 +9,11 @@ import { once } from 'node:events'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { CLI } from './support/build-cli.js'
-import { startChildServer } from './support/child-server.js'
-import { NOW } from './support/fixtures.js'
-import { spread, verdict, withSpread } from './support/stats.js'
-import { verdictOfRuns, type BenchRow } from './support/table.js'
+import { CLI } from '../support/build-cli.js'
+import { startChildServer } from '../support/child-server.js'
+import { NOW } from '../support/fixtures.js'
+import { spread, verdict, withSpread } from '../support/stats.js'
+import { verdictOfRuns, type BenchRow } from '../support/table.js'
 
 export const CONFORMANCE_SECONDS_TARGET = 60
 const ROUNDS = 3

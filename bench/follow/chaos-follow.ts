@@ -11,14 +11,14 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { freePort } from '../test/support/free-port.js'
-import { hasRedis, REDIS_SKIP_NOTE, startRedis, type RedisServer } from '../test/support/redis-server.js'
-import { POSTGRES_MISSING, startPostgres, type RunningPostgres } from '../test/support/postgres-server.js'
-import { runChaosRound, type ChaosRound } from '../test/export/chaos-round.js'
-import { chaosSeed } from '../test/export/chaos-schedule.js'
-import { freshDatabase } from '../test/export/read-postgres.js'
-import { median } from './support/stats.js'
-import { verdictOfOne, type BenchRow } from './support/table.js'
+import { freePort } from '../../test/support/free-port.js'
+import { hasRedis, REDIS_SKIP_NOTE, startRedis, type RedisServer } from '../../test/support/redis-server.js'
+import { POSTGRES_MISSING, startPostgres, type RunningPostgres } from '../../test/support/postgres-server.js'
+import { runChaosRound, type ChaosRound } from '../../test/export/chaos-round.js'
+import { chaosSeed } from '../../test/export/chaos-schedule.js'
+import { freshDatabase } from '../../test/export/read-postgres.js'
+import { median } from '../support/stats.js'
+import { verdictOfOne, type BenchRow } from '../support/table.js'
 
 /** Every series live again this soon after the faults are cleared (wall seconds). */
 const CATCH_UP_GOAL_S = 30

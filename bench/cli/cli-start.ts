@@ -12,10 +12,10 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startMockServer } from '../mocks/server/index.js'
-import { CLI } from './support/build-cli.js'
-import { fmt, median, withSpread } from './support/stats.js'
-import { verdictOfRuns, type BenchRow } from './support/table.js'
+import { startMockServer } from '../../mocks/server/index.js'
+import { CLI } from '../support/build-cli.js'
+import { fmt, median, withSpread } from '../support/stats.js'
+import { verdictOfRuns, type BenchRow } from '../support/table.js'
 
 const WARMUP_ROUNDS = 1
 const ROUNDS = 9

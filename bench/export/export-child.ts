@@ -1,6 +1,6 @@
 /**
- * One measured run for bench/export.ts, in its own process (a fresh heap, so RSS is this run's):
- * `node --import tsx bench/export-child.ts export|raw CONFIG_JSON`. `export` runs the export command
+ * One measured run for bench/export/export.ts, in its own process (a fresh heap, so RSS is this run's):
+ * `node --import tsx bench/export/export-child.ts export|raw CONFIG_JSON`. `export` runs the export command
  * as the CLI does, in a worker thread with the same heap limits and growing factor (runExport, the function
  * `market-candles export` calls), with a recording progress reporter; `raw` fetches the same pages
  * with fetch + JSON.parse and nothing else, on the main thread. Prints one line, `result <JSON>`.
@@ -9,10 +9,10 @@
 import { readFileSync } from 'node:fs'
 import { Writable } from 'node:stream'
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
-import { runExport } from '../cli/export/index.js'
-import { EXPORT_WORKER_LIMITS, useExportHeapGrowth } from '../cli/export/threads/run-in-worker.js'
-import type { ProgressReporter, ReporterContext } from '../cli/export/progress/index.js'
-import { API_KEY } from './support/fixtures.js'
+import { runExport } from '../../cli/export/index.js'
+import { EXPORT_WORKER_LIMITS, useExportHeapGrowth } from '../../cli/export/threads/run-in-worker.js'
+import type { ProgressReporter, ReporterContext } from '../../cli/export/progress/index.js'
+import { API_KEY } from '../support/fixtures.js'
 
 export interface ExportChildConfig {
   baseUrl: string

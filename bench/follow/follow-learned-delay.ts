@@ -11,19 +11,19 @@
  *    Beside each series, its median round trip (the goal is 300 ms plus one).
  *    Besides its candle requests, a follow that reads the clock from `Date` headers sends a few
  *    probes (the public exchange list, never counted): counted apart.
- * b. Meanwhile, 500 `1m` series in one `followMany` without `settleMs` (bench/follow.ts's server
+ * b. Meanwhile, 500 `1m` series in one `followMany` without `settleMs` (bench/follow/follow.ts's server
  *    of 500 listings, its clock shifted by months): every candle's lag from its close, and 429s.
  * c. Meanwhile, the documented follow (no `now`, no `settleMs`) of 3 `1m` series against
  *    `serve --clock-rate 60`: the follow learns the clock's speed from the `Date` headers. Wall time
  *    from each candle's close to its delivery, and requests per series per interval from the start.
  */
-import { createClient } from '../src/index.js'
-import { CLI } from './support/build-cli.js'
-import { startChildServer, type ChildServer } from './support/child-server.js'
+import { createClient } from '../../src/index.js'
+import { CLI } from '../support/build-cli.js'
+import { startChildServer, type ChildServer } from '../support/child-server.js'
 import { followMany, startManyServer, type ManyRun } from './follow.js'
 import { serviceClockOf } from './service-clock-model.js'
-import { fmt, median, quantile, spread } from './support/stats.js'
-import { verdictOfRuns, type BenchRow } from './support/table.js'
+import { fmt, median, quantile, spread } from '../support/stats.js'
+import { verdictOfRuns, type BenchRow } from '../support/table.js'
 
 const MIN = 60_000
 const DELAYS = [0, 1_500]

@@ -1,5 +1,5 @@
 /**
- * Section analyse (a): `resample` over 10 M `1m` candles, to `15m` (held in one array: bench/resample-array-child.ts). Here the candles are made
+ * Section analyse (a): `resample` over 10 M `1m` candles, to `15m` (held in one array: bench/analyse/resample-array-child.ts). Here the candles are made
  * by a generator as they are consumed (10 M candle objects held at once would take about 2.5 GB);
  * the same generator is also run alone, in alternating rounds, so the cost of making candles is
  * measured beside the cost of resampling them. The heap is read after a full GC at 1 M and at 10 M
@@ -9,9 +9,9 @@
  */
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
-import { formatTimestamp } from '../src/contract/index.js'
-import { resample, type ExchangeCandle } from '../src/index.js'
-import { verdictOfRuns } from './support/table.js'
+import { formatTimestamp } from '../../src/contract/index.js'
+import { resample, type ExchangeCandle } from '../../src/index.js'
+import { verdictOfRuns } from '../support/table.js'
 
 export const RESAMPLE_CANDLES = 10_000_000
 export const RESAMPLE_TARGET_PER_S = 5_000_000

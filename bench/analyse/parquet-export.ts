@@ -7,8 +7,8 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { exportArgs, inChild, withServer } from './export.js'
-import { fullPageRange } from './support/walk-range.js'
+import { exportArgs, inChild, withServer } from '../export/export.js'
+import { fullPageRange } from '../support/walk-range.js'
 
 const PAGES = 400
 const ROUNDS = 3

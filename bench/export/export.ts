@@ -12,23 +12,23 @@
  *     thread (`sinkThread: false`), the way it ran before it had a thread, as a comparison row.
  * PostgreSQL is a real local server (test/support/postgres-server.ts) with its default durability;
  * without one installed its rows say so.
- * Every run is a child process (bench/export-child.ts) running the same function as the CLI.
+ * Every run is a child process (bench/export/export-child.ts) running the same function as the CLI.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pgClient from 'pg'
-import { CLI } from './support/build-cli.js'
-import { runChildForResult } from './support/child-result.js'
-import { processTreeCpuMs, startChildServer, type ChildServer } from './support/child-server.js'
+import { CLI } from '../support/build-cli.js'
+import { runChildForResult } from '../support/child-result.js'
+import { processTreeCpuMs, startChildServer, type ChildServer } from '../support/child-server.js'
 import type { ExportChildConfig, ExportChildResult } from './export-child.js'
-import { API_KEY, NOW } from './support/fixtures.js'
-import { fmt, median, verdict } from './support/stats.js'
-import { POSTGRES_MISSING, startPostgres } from '../test/support/postgres-server.js'
-import { verdictOfOne, verdictOfRuns, type BenchRow } from './support/table.js'
-import { fullPageRange, type WalkRange } from './support/walk-range.js'
+import { API_KEY, NOW } from '../support/fixtures.js'
+import { fmt, median, verdict } from '../support/stats.js'
+import { POSTGRES_MISSING, startPostgres } from '../../test/support/postgres-server.js'
+import { verdictOfOne, verdictOfRuns, type BenchRow } from '../support/table.js'
+import { fullPageRange, type WalkRange } from '../support/walk-range.js'
 
-const CHILD = 'bench/export-child.ts'
+const CHILD = 'bench/export/export-child.ts'
 const CHILD_TIMEOUT_MS = 180_000
 const START_MS = Date.UTC(2020, 0, 1)
 

@@ -1,12 +1,12 @@
 /**
- * Section `analyse`: (a) resample over 10 M 1m candles in memory (bench/resample-speed.ts) and
- * (b) export into Parquet beside SQLite and CSV (bench/parquet-export.ts), measured in one run.
+ * Section `analyse`: (a) resample over 10 M 1m candles in memory (bench/analyse/resample-speed.ts) and
+ * (b) export into Parquet beside SQLite and CSV (bench/analyse/parquet-export.ts), measured in one run.
  */
 import { measureParquetExport, type ParquetExportBench } from './parquet-export.js'
 import { HEAP_FLAT_MB, RESAMPLE_CANDLES, RESAMPLE_TARGET_PER_S, measureResampleSpeed, type ResampleSpeed } from './resample-speed.js'
-import { runChildForResult } from './support/child-result.js'
-import { fmt, median, withSpread } from './support/stats.js'
-import { verdictOfOne, verdictOfRuns, type BenchRow } from './support/table.js'
+import { runChildForResult } from '../support/child-result.js'
+import { fmt, median, withSpread } from '../support/stats.js'
+import { verdictOfOne, verdictOfRuns, type BenchRow } from '../support/table.js'
 
 /** Resample over the 10 M candles held in one array: source candles per second of wall and CPU time, per round. */
 interface InMemoryResample {

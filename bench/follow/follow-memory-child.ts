@@ -1,5 +1,5 @@
 /**
- * Child of bench/follow.ts (section follow, c): RSS while a follow polls for a long time. 20 `1m`
+ * Child of bench/follow/follow.ts (section follow, c): RSS while a follow polls for a long time. 20 `1m`
  * series through `followMany` against `serve` at the URL given, whose clock runs at the rate given
  * (300x: a minute every 200 ms, 100 polls a second), in a process of its own so the RSS is the follower's
  * alone. With `naive` as the third argument it makes the same requests as plain page calls instead,
@@ -8,8 +8,8 @@
  * process keeps allocating, and a full GC does not give it back, so it shows in RSS.
  */
 import { getHeapSpaceStatistics } from 'node:v8'
-import { createClient } from '../src/index.js'
-import { fullGc } from './support/cpu-time.js'
+import { createClient } from '../../src/index.js'
+import { fullGc } from '../support/cpu-time.js'
 import { serviceClockOf } from './service-clock-model.js'
 
 const POLLS = 10_000

@@ -1,5 +1,5 @@
 /**
- * Where the CPU of storing one page into PostgreSQL goes: `node --import tsx bench/pg-page-cost.ts [PAGES] [VARIANT...]`.
+ * Where the CPU of storing one page into PostgreSQL goes: `node --import tsx bench/export/pg-page-cost.ts [PAGES] [VARIANT...]`.
  * Starts a durable server (test/support/postgres-server.ts, `durable: true`: fsync, synchronous_commit
  * and full_page_writes on, as a user's server has them), and for each variant loads PAGES pages of 1000
  * generated 1m candles of one series into a fresh schema, the table created as the sink creates it.
@@ -15,15 +15,15 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { finished } from 'node:stream/promises'
 import pg from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
-import { EXCHANGE_COLUMNS } from '../cli/export/sinks/columns.js'
-import { copyText as copyPages } from '../cli/export/sinks/postgres/postgres-copy-text.js'
-import { ensureTable, ident } from '../cli/export/sinks/postgres/postgres-schema.js'
-import { openPostgres } from '../cli/export/sinks/postgres/postgres-sink.js'
-import { postgresTarget } from '../cli/export/sinks/postgres/postgres-target.js'
-import type { AnyCandle, Sink } from '../cli/export/sinks/sink.js'
-import type { Series } from '../cli/export/plan/series.js'
-import { startPostgres, type RunningPostgres } from '../test/support/postgres-server.js'
-import { TICK_MS, readProcStat } from './support/child-server.js'
+import { EXCHANGE_COLUMNS } from '../../cli/export/sinks/columns.js'
+import { copyText as copyPages } from '../../cli/export/sinks/postgres/postgres-copy-text.js'
+import { ensureTable, ident } from '../../cli/export/sinks/postgres/postgres-schema.js'
+import { openPostgres } from '../../cli/export/sinks/postgres/postgres-sink.js'
+import { postgresTarget } from '../../cli/export/sinks/postgres/postgres-target.js'
+import type { AnyCandle, Sink } from '../../cli/export/sinks/sink.js'
+import type { Series } from '../../cli/export/plan/series.js'
+import { startPostgres, type RunningPostgres } from '../../test/support/postgres-server.js'
+import { TICK_MS, readProcStat } from '../support/child-server.js'
 
 const PAGE = 1000
 

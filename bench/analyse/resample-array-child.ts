@@ -3,7 +3,7 @@
  * before the clock starts (about 3 GB: the parent gives this process a larger heap). Prints one JSON
  * line: source candles per second of wall time and of CPU time, per round.
  */
-import { resample } from '../src/index.js'
+import { resample } from '../../src/index.js'
 import { RESAMPLE_CANDLES, minuteCandles } from './resample-speed.js'
 
 const ROUNDS = 3

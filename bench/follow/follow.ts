@@ -8,7 +8,7 @@
  * b. 500 `1m` series through one `followMany` on a server whose clock runs at wall speed, shifted
  *    from the machine's (the follow learns it from the Date header): every candle's lag, and 429s.
  * c. Memory: RSS of a process following 20 series after a full GC at 1,000 and at 10,000 polls
- *    (bench/follow-memory-child.ts, a process of its own), against a server at 300x in another
+ *    (bench/follow/follow-memory-child.ts, a process of its own), against a server at 300x in another
  *    process, then a process making the same requests as plain page calls at the same pace: what
  *    HTTP and V8 cost without the follow. They run one after the other, after a. and b. have ended,
  *    so no other figure shares the CPU with them; each sample also gives V8's young generation. Last,
@@ -17,13 +17,13 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createClient, type ExchangeCandle, type FollowSeries } from '../src/index.js'
-import { CLI } from './support/build-cli.js'
-import { runChildForResult } from './support/child-result.js'
-import { startChildServer, type ChildServer } from './support/child-server.js'
+import { createClient, type ExchangeCandle, type FollowSeries } from '../../src/index.js'
+import { CLI } from '../support/build-cli.js'
+import { runChildForResult } from '../support/child-result.js'
+import { startChildServer, type ChildServer } from '../support/child-server.js'
 import { serviceClockOf } from './service-clock-model.js'
-import { fmt, median, quantile, spread } from './support/stats.js'
-import { verdictOf, verdictOfRuns, type BenchRow } from './support/table.js'
+import { fmt, median, quantile, spread } from '../support/stats.js'
+import { verdictOf, verdictOfRuns, type BenchRow } from '../support/table.js'
 
 const MIN = 60_000
 const SETTLE_MS = 2_000
@@ -196,9 +196,9 @@ export async function measureFollow(): Promise<FollowBench> {
 async function measureMemory(now: string): Promise<{ memory: MemoryRun; plainMemory: MemoryRun; cappedMemory: MemoryRun }> {
   const server = await startChildServer('reference server (clock 300x, no rate limit)', [CLI, 'serve', '--port', '0', '--now', now, '--clock-rate', String(MEMORY_RATE), '--no-rate-limit'])
   try {
-    const memory = await runChildForResult<MemoryRun>('bench/follow-memory-child.ts', [server.url, String(MEMORY_RATE), 'follow'], 300_000)
-    const plainMemory = await runChildForResult<MemoryRun>('bench/follow-memory-child.ts', [server.url, String(MEMORY_RATE), 'naive'], 400_000)
-    const cappedMemory = await runChildForResult<MemoryRun>('bench/follow-memory-child.ts', [server.url, String(MEMORY_RATE), 'follow'], 300_000, undefined, [`--max-semi-space-size=${CAPPED_SEMI_SPACE_MB}`])
+    const memory = await runChildForResult<MemoryRun>('bench/follow/follow-memory-child.ts', [server.url, String(MEMORY_RATE), 'follow'], 300_000)
+    const plainMemory = await runChildForResult<MemoryRun>('bench/follow/follow-memory-child.ts', [server.url, String(MEMORY_RATE), 'naive'], 400_000)
+    const cappedMemory = await runChildForResult<MemoryRun>('bench/follow/follow-memory-child.ts', [server.url, String(MEMORY_RATE), 'follow'], 300_000, undefined, [`--max-semi-space-size=${CAPPED_SEMI_SPACE_MB}`])
     return { memory, plainMemory, cappedMemory }
   } finally {
     await server.stop()
