@@ -2,6 +2,7 @@
  * Section `analyse`: (a) resample over 10 M 1m candles in memory (bench/analyse/resample-speed.ts) and
  * (b) export into Parquet beside SQLite and CSV (bench/analyse/parquet-export.ts), measured in one run.
  */
+import { fileURLToPath } from 'node:url'
 import { measureParquetExport, type ParquetExportBench } from './parquet-export.js'
 import { HEAP_FLAT_MB, RESAMPLE_CANDLES, RESAMPLE_TARGET_PER_S, measureResampleSpeed, type ResampleSpeed } from './resample-speed.js'
 import { runChildForResult } from '../support/child-result.js'
@@ -14,7 +15,7 @@ interface InMemoryResample {
   cpu: number[]
 }
 
-const IN_MEMORY_CHILD = new URL('./resample-array-child.ts', import.meta.url).pathname
+const IN_MEMORY_CHILD = fileURLToPath(new URL('./resample-array-child.ts', import.meta.url))
 
 export interface AnalyseBench {
   resample: ResampleSpeed
@@ -76,7 +77,7 @@ export async function measureAnalyse(): Promise<AnalyseBench> {
     },
   ]
   const heapFlat = resample.heapMb.growth <= HEAP_FLAT_MB && resample.outputs === Math.ceil(RESAMPLE_CANDLES / 15)
-  // As the table: a median that meets its goal passes, whatever its spread (honest verdicts, table.ts).
+  // As the table: a median that meets its goal passes, whatever its spread (honest verdicts, support/table.ts).
   const pass = heapFlat && parquet.complete && rows.every((r) => r.verdict !== 'not met')
   return { resample, inMemory, parquet, ratios, cpuRatios, rows, pass }
 }

@@ -17,6 +17,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import pgClient from 'pg'
 import { CLI } from '../support/build-cli.js'
 import { runChildForResult } from '../support/child-result.js'
@@ -28,7 +29,7 @@ import { POSTGRES_MISSING, startPostgres } from '../../test/support/postgres-ser
 import { verdictOfOne, verdictOfRuns, type BenchRow } from '../support/table.js'
 import { fullPageRange, type WalkRange } from '../support/walk-range.js'
 
-const CHILD = 'bench/export/export-child.ts'
+const CHILD = fileURLToPath(new URL('./export-child.ts', import.meta.url))
 const CHILD_TIMEOUT_MS = 180_000
 const START_MS = Date.UTC(2020, 0, 1)
 

@@ -17,6 +17,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { createClient, type ExchangeCandle, type FollowSeries } from '../../src/index.js'
 import { CLI } from '../support/build-cli.js'
 import { runChildForResult } from '../support/child-result.js'
@@ -35,6 +36,7 @@ const MANY = 500
 const MANY_INTERVALS = 2
 /** The memory run's clock: 20 series at 300x are 100 polls a second, 10,000 in under 2 minutes. */
 const MEMORY_RATE = 300
+const MEMORY_CHILD = fileURLToPath(new URL('./follow-memory-child.ts', import.meta.url))
 /** The young generation's cap of the third memory run (MB per semi-space; V8's own maximum here is 64). */
 const CAPPED_SEMI_SPACE_MB = 8
 const PAIRS = ['BTC/USD', 'ETH/USD', 'XRP/USD']
@@ -196,9 +198,9 @@ export async function measureFollow(): Promise<FollowBench> {
 async function measureMemory(now: string): Promise<{ memory: MemoryRun; plainMemory: MemoryRun; cappedMemory: MemoryRun }> {
   const server = await startChildServer('reference server (clock 300x, no rate limit)', [CLI, 'serve', '--port', '0', '--now', now, '--clock-rate', String(MEMORY_RATE), '--no-rate-limit'])
   try {
-    const memory = await runChildForResult<MemoryRun>('bench/follow/follow-memory-child.ts', [server.url, String(MEMORY_RATE), 'follow'], 300_000)
-    const plainMemory = await runChildForResult<MemoryRun>('bench/follow/follow-memory-child.ts', [server.url, String(MEMORY_RATE), 'naive'], 400_000)
-    const cappedMemory = await runChildForResult<MemoryRun>('bench/follow/follow-memory-child.ts', [server.url, String(MEMORY_RATE), 'follow'], 300_000, undefined, [`--max-semi-space-size=${CAPPED_SEMI_SPACE_MB}`])
+    const memory = await runChildForResult<MemoryRun>(MEMORY_CHILD, [server.url, String(MEMORY_RATE), 'follow'], 300_000)
+    const plainMemory = await runChildForResult<MemoryRun>(MEMORY_CHILD, [server.url, String(MEMORY_RATE), 'naive'], 400_000)
+    const cappedMemory = await runChildForResult<MemoryRun>(MEMORY_CHILD, [server.url, String(MEMORY_RATE), 'follow'], 300_000, undefined, [`--max-semi-space-size=${CAPPED_SEMI_SPACE_MB}`])
     return { memory, plainMemory, cappedMemory }
   } finally {
     await server.stop()

@@ -11,6 +11,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
 import { RateLimiter } from '../../src/index.js'
 import { createRedisRateLimiter } from '../../src/redis/index.js'
 import { startRedis, hasRedis, REDIS_SKIP_NOTE, type RedisServer } from '../../test/support/redis-server.js'
@@ -20,7 +21,7 @@ import { MINUTE, NOW } from '../support/fixtures.js'
 import { fmt, verdict } from '../support/stats.js'
 import { verdictOf, type BenchRow } from '../support/table.js'
 
-const CHILD = 'bench/rate-limit/redis-worker-child.ts'
+const CHILD = fileURLToPath(new URL('./redis-worker-child.ts', import.meta.url))
 const LATENCIES = [50, 250] as const
 const WORKER_COUNTS = [1, 2, 4, 8] as const
 const LIMITERS = ['redis', 'header'] as const

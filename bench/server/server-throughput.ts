@@ -6,6 +6,7 @@
  * client is not the bottleneck: the static-bytes rate shows how far wrk goes, and wrk's own CPU is
  * reported next to each server's.
  */
+import { fileURLToPath } from 'node:url'
 import { ensureAlternatives, startJsonServer, startPrism, type PageKind, type ToolServer } from './alternatives.js'
 import { CLI } from '../support/build-cli.js'
 import { procCpuMs, startChildServer, type ChildServer } from '../support/child-server.js'
@@ -30,6 +31,7 @@ const KINDS: { kind: PageKind; limit: number; label: string }[] = [
 ]
 const FIRST_START = Date.UTC(2016, 0, 1) + 1 // just after a grid point, like every later page start
 const PAGE_COUNT = 100
+const RAW_SERVER_CHILD = fileURLToPath(new URL('./raw-server-child.ts', import.meta.url))
 /** URL spellings per page (start + 0..VARIANTS-1 ms): 10,000 distinct URLs per kind, so no URL-keyed cache can help. */
 const VARIANTS = 100
 const CONNECTIONS = 16
@@ -103,7 +105,7 @@ export async function measureServerThroughput(): Promise<ServerThroughput> {
     const files = await Promise.all(KINDS.map(({ kind, limit }) => writePageFile(fetched[kind], limit)))
     let staticServer: ChildServer
     try {
-      staticServer = await startChildServer('static bytes', ['--import', 'tsx', 'bench/server/raw-server-child.ts', ...files.flatMap((f) => [f.path, String(VARIANTS)])])
+      staticServer = await startChildServer('static bytes', ['--import', 'tsx', RAW_SERVER_CHILD, ...files.flatMap((f) => [f.path, String(VARIANTS)])])
     } finally {
       await Promise.all(files.map((f) => f.remove()))
     }

@@ -13,6 +13,7 @@
  * journals in use), then each arranging 10 candles and answering a page of them; RSS and heapUsed
  * after a full collection, in a child process (bench/service-data/arranged-data-memory-child.ts), three runs.
  */
+import { fileURLToPath } from 'node:url'
 import { createMockService, type MockService } from '../../mocks/core/service/service.js'
 import type { ExchangeCandle } from '../../src/schemas/index.js'
 import type { MemoryStage } from './arranged-data-memory-child.js'
@@ -26,7 +27,7 @@ export const ARRANGED_PAGE_GOAL = 1.1
 /** 1,000 sessions arranging 10 candles each may add at most this much to a server's memory. */
 export const SESSIONS_MEMORY_GOAL_MB = 100
 
-const MEMORY_CHILD = new URL('./arranged-data-memory-child.ts', import.meta.url).pathname
+const MEMORY_CHILD = fileURLToPath(new URL('./arranged-data-memory-child.ts', import.meta.url))
 const MINUTE = 60_000
 const PAGE = 1000
 const WINDOWS = 16

@@ -11,6 +11,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { openSqlite } from '../../cli/export/sinks/sqlite/sqlite-sink.js'
 import { createMockService } from '../../mocks/core/service/service.js'
 import { runChildForResult } from '../support/child-result.js'
@@ -21,7 +22,7 @@ import { verdictOfRuns, type BenchRow } from '../support/table.js'
 export const LOAD_TARGET_S = 3
 const CANDLES = 1_000_000
 const ROUNDS = 3
-const CHILD = new URL('./load-export-child.ts', import.meta.url).pathname
+const CHILD = fileURLToPath(new URL('./load-export-child.ts', import.meta.url))
 
 interface ChildRun {
   wall: number

@@ -5,12 +5,13 @@
  * --max-old-space-size). The verdict is the walk with the adapter as specified; the same walk with
  * one event-loop turn per request (as over a socket) runs after it, for information.
  */
+import { fileURLToPath } from 'node:url'
 import { runChildForResult } from '../support/child-result.js'
 import { FLAT_MB, FLAT_PERCENT, MEMORY_CANDLES, SAMPLE_MS, WARMUP_PAGES, type AdapterMode, type MemoryWalkResult } from './memory-walk-config.js'
 import { fmt } from '../support/stats.js'
 import type { BenchRow } from '../support/table.js'
 
-const CHILD = 'bench/walks/memory-walk-child.ts'
+const CHILD = fileURLToPath(new URL('./memory-walk-child.ts', import.meta.url))
 const TIMEOUT_MS = 300_000
 
 export interface MemoryWalks {

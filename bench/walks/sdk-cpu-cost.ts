@@ -3,7 +3,7 @@
  * `fetch` + `JSON.parse` that sends the same requests and touches every candle the same way. Both
  * talk to the standalone reference server (dist/cli.js, --no-rate-limit) in a child process; only
  * this process's CPU (process.cpuUsage, user + system) is compared, with the garbage each walk leaves
- * collected inside its own timing (cpu-time.ts): the SDK allocates more per candle than the raw loop
+ * collected inside its own timing (support/cpu-time.ts): the SDK allocates more per candle than the raw loop
  * (an async iterator step per candle), and that GC is part of its cost.
  */
 import { createClient, type MarketCandles } from '../../src/index.js'

@@ -13,7 +13,7 @@
  *                        answered from memory by a fetch function (a stand-in Response whose text()
  *                        gives the body), so the SDK's own CPU stands out from the HTTP stack's noise.
  * CPU is this process's (process.cpuUsage, user + system), each walk with a full GC before it and
- * one inside its timing (cpu-time.ts), divided by the walk's candle pages.
+ * one inside its timing (support/cpu-time.ts), divided by the walk's candle pages.
  */
 import { CLI } from '../support/build-cli.js'
 import { startChildServer } from '../support/child-server.js'
