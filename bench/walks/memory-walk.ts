@@ -5,6 +5,7 @@
  * --max-old-space-size). The verdict is the walk with the adapter as specified; the same walk with
  * one event-loop turn per request (as over a socket) runs after it, for information.
  */
+import { relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { runChildForResult } from '../support/child-result.js'
 import { FLAT_MB, FLAT_PERCENT, MEMORY_CANDLES, SAMPLE_MS, WARMUP_PAGES, type AdapterMode, type MemoryWalkResult } from './memory-walk-config.js'
@@ -85,7 +86,7 @@ export function reportMemoryWalks(r: MemoryWalks): string[] {
   return [
     `3c. Memory: SDK default forward iterator (concurrency 8, validate on), ${s.candles} x 1m BTC/USD bitstamp candles, ${s.start} .. ${s.end},`,
     `    in-process reference service (createMockService, now=${s.now}, rateLimit off; fetch -> service.handle, no HTTP), client rateLimit: false;`,
-    `    each walk in its own child process (node --import tsx ${CHILD}, default heap limits); RSS every ${SAMPLE_MS} ms (timer, and from the loop when the timer is starved)`,
+    `    each walk in its own child process (node --import tsx ${relative(process.cwd(), CHILD)}, default heap limits); RSS every ${SAMPLE_MS} ms (timer, and from the loop when the timer is starved)`,
     `  adapter as specified (no event-loop turn during the walk):`,
     ...walkLines(s),
     `  (info) same walk, adapter turning the event loop once per request (setImmediate, as a socket would):`,
