@@ -21,7 +21,10 @@ const KEY = { 'x-api-key': 'demo-enterprise-key' }
 const pageUrl = (start: number) => `/v1/exchange_ohlcv?exchange=bitstamp&interval=1m&base=BTC&quote=USD&limit=1000&start=${new Date(start).toISOString()}`
 
 if (mode === 'csv') {
-  const { parse } = (await import('csv-parse' as string)) as { parse: () => NodeJS.ReadWriteStream }
+  const { parse } = (await import('csv-parse' as string).catch(() => {
+    console.error('hand-written: csv-parse is not installed: npm install --no-save csv-parse@7')
+    process.exit(2)
+  })) as { parse: () => NodeJS.ReadWriteStream }
   const dir = mkdtempSync(join(tmpdir(), 'hand-written-'))
   const file = join(dir, 'c.csv')
   const service = createMockService({ now: NOW, rateLimit: false })
@@ -46,3 +49,5 @@ if (mode === 'csv') {
   console.log(`1 M-candle CSV, records parsed: ours ${withSpread(ours, 2, ' s')} CPU, csv-parse ${withSpread(theirs, 2, ' s')} CPU`)
   process.exit(0)
 }
+console.error(`hand-written: ${mode === undefined ? 'no mode given' : `no mode ${mode}`}\nUsage: npx tsx bench/service-data/hand-written.ts csv`)
+process.exit(2)
