@@ -1,39 +1,39 @@
 /**
  * `npm run bench`: every measurement in one run, then one table (section, figure, goal, verdict);
  * exit code 1 when a goal is not met. `npm run bench -- 2 3a` runs only those sections; `--docs`
- * also writes the table into docs/paging.md and docs/reference-service.md (bench/docs-table.ts).
+ * also writes the table into docs/paging.md and docs/reference-service.md (bench/support/docs-table.ts).
  *
  * A section is a `measureX()` returning `{ pass }`, a `reportX(result)` returning its detailed lines
  * and, optionally, its lines of the final table (`BenchRow[]`: figure, goal, verdict), registered
  * with one `define(id, measureX, reportX, (r) => rows)` line below.
  */
 import { loadavg } from 'node:os'
-import { buildCli } from './build-cli.js'
-import { writeDocsTables } from './docs-table.js'
-import { measureExport, reportExport } from './export.js'
-import { measureAnalyse, reportAnalyse } from './analyse.js'
-import { measureJournalCost, reportJournalCost } from './journal-cost.js'
-import { measureCorePageCost, reportCorePageCost } from './core-page-cost.js'
-import { measureMemoryWalks, reportMemoryWalks } from './memory-walk.js'
-import { measureMswVsServer, reportMswVsServer } from './msw-vs-server.js'
-import { measureValidationCost, reportValidationCost } from './validation-cost.js'
-import { measureRateLimitedWalks, reportRateLimitedWalks } from './rate-limited-walk.js'
-import { measureSdkCpuCost, reportSdkCpuCost } from './sdk-cpu-cost.js'
-import { measureServerThroughput, reportServerThroughput } from './server-throughput.js'
-import { formatTable, markdownTable, type BenchRow, type TableRow } from './table.js'
-import { measureUncoordinatedClients, reportUncoordinatedClients, tableUncoordinatedClients } from './uncoordinated-clients.js'
-import { measureCandleWalkCpu, reportCandleWalkCpu, tableCandleWalkCpu } from './candle-walk-cpu.js'
-import { measureFollow, reportFollow } from './follow.js'
-import { measureFollowLearnedDelay, reportFollowLearnedDelay } from './follow-learned-delay.js'
-import { measureConformance, reportConformance } from './conformance.js'
-import { measureRedisWorkers, reportRedisWorkers, tableRedisWorkers } from './redis-workers.js'
-import { measureRedisHandover, reportRedisHandover, tableRedisHandover } from './redis-handover.js'
-import { measureWalkCpu, reportWalkCpu, tableWalkCpu } from './walk-cpu.js'
-import { measureLoadExport, reportLoadExport } from './load-export.js'
-import { measureArrangedData, reportArrangedData } from './arranged-data.js'
-import { measureChaosFollow, reportChaosFollow } from './chaos-follow.js'
-import { measureArrangedHttp, reportArrangedHttp } from './arranged-http.js'
-import { measureCliStart, reportCliStart } from './cli-start.js'
+import { buildCli } from './support/build-cli.js'
+import { writeDocsTables } from './support/docs-table.js'
+import { measureExport, reportExport } from './export/export.js'
+import { measureAnalyse, reportAnalyse } from './analyse/analyse.js'
+import { measureJournalCost, reportJournalCost } from './server/journal-cost.js'
+import { measureCorePageCost, reportCorePageCost } from './server/core-page-cost.js'
+import { measureMemoryWalks, reportMemoryWalks } from './walks/memory-walk.js'
+import { measureMswVsServer, reportMswVsServer } from './server/msw-vs-server.js'
+import { measureValidationCost, reportValidationCost } from './walks/validation-cost.js'
+import { measureRateLimitedWalks, reportRateLimitedWalks } from './rate-limit/rate-limited-walk.js'
+import { measureSdkCpuCost, reportSdkCpuCost } from './walks/sdk-cpu-cost.js'
+import { measureServerThroughput, reportServerThroughput } from './server/server-throughput.js'
+import { formatTable, markdownTable, type BenchRow, type TableRow } from './support/table.js'
+import { measureUncoordinatedClients, reportUncoordinatedClients, tableUncoordinatedClients } from './rate-limit/uncoordinated-clients.js'
+import { measureCandleWalkCpu, reportCandleWalkCpu, tableCandleWalkCpu } from './walks/candle-walk-cpu.js'
+import { measureFollow, reportFollow } from './follow/follow.js'
+import { measureFollowLearnedDelay, reportFollowLearnedDelay } from './follow/follow-learned-delay.js'
+import { measureConformance, reportConformance } from './cli/conformance.js'
+import { measureRedisWorkers, reportRedisWorkers, tableRedisWorkers } from './rate-limit/redis-workers.js'
+import { measureRedisHandover, reportRedisHandover, tableRedisHandover } from './rate-limit/redis-handover.js'
+import { measureWalkCpu, reportWalkCpu, tableWalkCpu } from './walks/walk-cpu.js'
+import { measureLoadExport, reportLoadExport } from './service-data/load-export.js'
+import { measureArrangedData, reportArrangedData } from './service-data/arranged-data.js'
+import { measureChaosFollow, reportChaosFollow } from './follow/chaos-follow.js'
+import { measureArrangedHttp, reportArrangedHttp } from './service-data/arranged-http.js'
+import { measureCliStart, reportCliStart } from './cli/cli-start.js'
 
 interface Section {
   id: string

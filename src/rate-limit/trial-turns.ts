@@ -1,5 +1,5 @@
 /**
- * Tuning of {@link TrialTurns}, in milliseconds: the length of a turn (in bench/rate-limit-sim.ts,
+ * Tuning of {@link TrialTurns}, in milliseconds: the length of a turn (in bench/rate-limit/rate-limit-sim.ts,
  * 8 s shared better than 6 s between 2 and 4 clients, and evened out sooner than 10 s); how long
  * after the window that follows a turn's start the first trials leave; the least step between the trials of limiters holding one
  * request more (two steps) or of equal shares (one), and the step in round trips.
@@ -28,7 +28,7 @@ export const TURN = { ms: 8000, after: 50, minStepMs: 40, stepRoundTrips: 1.5 }
  *   above (it won a place another gave up) gives one back and trials not at all, so that the one
  *   who gave takes it. With 3, 3, 2, 2 two places change hands each turn, and only the two limiters
  *   that trial may meet a refusal (one beyond what they took); giving back and winning back the same
- *   place cost a place empty for a second and a refused trial per limiter (bench/rate-limit-sim.ts:
+ *   place cost a place empty for a second and a refused trial per limiter (bench/rate-limit/rate-limit-sim.ts:
  *   4 clients walking 240 pages, 9.0-9.2 pages/s and 3.2-3.6 % of 429s instead of 8.6-9.1 and
  *   4.0-4.4 %, round trips 100 ms plus up to 20-60 ms of jitter, 48 runs each).
  * - A limiter trials at most one beyond what it held before the turn, unless every trial of its

@@ -1,6 +1,6 @@
 /*
  * The seeded chaos of issue 28 §4, shared by the chaos test (test/export/follow-chaos.test.ts) and
- * the longer bench section (bench/chaos-follow.ts): a schedule of faults of every kind (POST
+ * the longer bench section (bench/follow/chaos-follow.ts): a schedule of faults of every kind (POST
  * /_mock/faults), clock jumps and one kill of the service, drawn from a seed, so a failing seed
  * replays the same schedule (the timing on a loaded machine still varies).
  */

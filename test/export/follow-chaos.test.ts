@@ -7,7 +7,7 @@
  * (chaos-round.ts). At the end each output equals the service's series fetched page by page: no
  * gap, no duplicate. The seed
  * (CHAOS_SEED, else random) is printed and named in any failure: CHAOS_SEED=N replays the schedule.
- * bench/chaos-follow.ts runs longer rounds.
+ * bench/follow/chaos-follow.ts runs longer rounds.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'

@@ -1,12 +1,12 @@
 /*
  * Clients of one account that share no limiter, against a deployment that sends no RateLimit-*
- * headers (a 429 with Retry-After only, or with nothing: D13), in virtual time (bench/rate-limit-
- * sim.ts: the SDK's RateLimiter against a simulated sliding window of 10 requests a second, 100 ms
- * round trips). Behaviour only: the account is shared evenly, so clients walking as much as each
+ * headers (a 429 with Retry-After only, or with nothing: D13), in virtual time
+ * (bench/rate-limit/rate-limit-sim.ts: the SDK's RateLimiter against a simulated sliding window of
+ * 10 requests a second, 100 ms round trips). Behaviour only: the account is shared evenly, so clients walking as much as each
  * other finish together, with few 429s. The rates are bench 3d's.
  */
 import { describe, expect, test } from 'vitest'
-import { simulate } from '../../bench/rate-limit-sim.js'
+import { simulate } from '../../bench/rate-limit/rate-limit-sim.js'
 import { TURN } from '../../src/rate-limit/trial-turns.js'
 
 /** Start times spread over one turn of the wall clock: the turns fall at every phase of the walks. */

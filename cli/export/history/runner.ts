@@ -57,7 +57,7 @@ export async function exportAll(
       const resampler = args.resample === undefined ? undefined : new PageResampler(args.resample, range.from, INTERVAL_MS[series.interval as KnownInterval])
       // Not async, and the page is not used once handed over: a suspended async function would hold
       // its candles until the write resolves, up to pagesInFlight pages that then outlive the young
-      // generation and cost the collector (bench/export.ts 6c).
+      // generation and cost the collector (bench/export/export.ts 6c).
       const write = (candles: readonly AnyCandle[], source: number): Promise<void> => {
         const count = candles.length
         let written: Promise<void>

@@ -14,7 +14,7 @@ const script = workerScript(import.meta.url, './thread-entry.ts', './export-sink
 /*
  * The output's thread holds one page at a time (the export's thread holds the pages in flight), so
  * its young generation is small: over 2 M candles into CSV, RSS grew by 40 MB with 32 MB and by 28 MB
- * with 8 MB (one run each, bench/export.ts (b), 2026-11-25).
+ * with 8 MB (one run each, bench/export/export.ts (b), 2026-11-25).
  */
 const SINK_YOUNG_GENERATION_MB = 8
 /*

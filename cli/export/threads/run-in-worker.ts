@@ -7,10 +7,10 @@ import { workerScript } from '../sink-thread/worker-script.js'
 /**
  * The young generation of the export's heap, in MB. A whole history is a stream of short-lived
  * pages; left to itself V8 grows the young generation to its maximum under that allocation rate and
- * keeps it, about 100 MB of RSS (measured in bench/export.ts). With the output on its own thread a
+ * keeps it, about 100 MB of RSS (measured in bench/export/export.ts). With the output on its own thread a
  * page leaves this heap as soon as it is in order, and 16 MB measured best: 0.64, 0.68 and 0.69x the
  * raw loop into SQLite, CSV and JSON Lines against 0.59, 0.55 and 0.61x with 32 MB (4 rounds side by
- * side; 8 MB was slower, 64 MB much slower), RSS still flat (bench/export.ts, 2026-11-25).
+ * side; 8 MB was slower, 64 MB much slower), RSS still flat (bench/export/export.ts, 2026-11-25).
  */
 export const YOUNG_GENERATION_MB = 16
 

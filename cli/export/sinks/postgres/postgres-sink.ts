@@ -13,7 +13,7 @@ import { parseTimestamp } from '../../../../src/contract/close-time.js'
 const UNIQUE_VIOLATION = '23505'
 // Pages the export may hand over before the first is committed; the pages waiting while a batch is
 // stored form the next batch. One COPY of 8 pages costs the server about 2.6 ms of CPU a page
-// against 3.9 for 8 COPYs of one page (bench/pg-page-cost.ts, 2026-11-25): the cost per statement
+// against 3.9 for 8 COPYs of one page (bench/export/pg-page-cost.ts, 2026-11-25): the cost per statement
 // is about 1.2 ms. With 16 in flight batches settle near 8 pages when the server is the limit.
 const PAGES_IN_FLIGHT = 16
 const MAX_BATCH_PAGES = 16
