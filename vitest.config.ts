@@ -5,28 +5,23 @@ import { configDefaults, defineConfig } from 'vitest/config'
 const version = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')).version as string
 
 /**
- * Files that change what the whole process sees (msw's setupServer patches fetch and node:http, a
- * DOM environment, a patched global or prototype, stubbed environment variables): each runs in a
+ * Files that change what the whole process sees (a DOM environment, a patched global or prototype,
+ * stubbed environment variables, listeners counted on the process): each runs in a
  * fresh worker of its own. Every other file shares its worker's modules with the files before it
  * (`isolate: false`): evaluating zod, msw and the service once per worker instead of once per file
  * halved the CPU of the 50 shortest files (48 s → 22 s, 2026-11-27). A new test file that patches a
- * global, uses vi.mock or setupServer/setupMockService goes in this list.
+ * global (vi.mock, vi.stubGlobal, vi.stubEnv, a DOM environment) goes in this list; one that listens
+ * with setupMockService or setupServer closes it in afterAll (test/support/unpatched-globals.ts checks).
  */
 const ISOLATED = [
   // (test/public-api.test.ts, test/browser/msw-cors.test.ts and test/browser/chart-page.test.ts patch
   // nothing: child processes, msw's getResponse, a browser. Shared, each saves a worker's start and
-  // its module graph: about 1 s of CPU, 2026-11-29.)
-  'test/browser/mock-fetch.test.ts',
+  // its module graph: about 1 s of CPU, 2026-11-29. So do the files that build setupMockService and
+  // use its fetch without listen(), which patches nothing; node-helper.test.ts, whose listen() is
+  // closed in afterAll; and the files that patch a global for a moment and put it back
+  // (wire-shapes: Function, follow-listeners: addEventListener, request-options: vi.stubEnv).
+  // test/support/unpatched-globals.ts fails a shared file that leaves one of them changed.)
   'test/browser/sdk-with-mock.*.test.ts',
-  'test/mocks/node-helper.test.ts',
-  'test/mocks/sessions.test.ts',
-  'test/mocks/running-clock.test.ts',
-  'test/mocks/journal.test.ts',
-  'test/mocks/faults-v2.test.ts',
-  'test/schemas/wire-shapes.test.ts',
-  'test/sdk/request-options.test.ts',
-  'test/sdk/follow-listeners.test.ts',
-  'test/mocks/arrange-data-sessions.test.ts',
 ]
 
 /**
@@ -54,16 +49,16 @@ const LONG_FIRST = [
   'test/sdk/uncoordinated-clients.test.ts', // 28 s
   'test/redis/redis-rate-limiter.test.ts', // 27 s
   'test/sdk/walks.test.ts', // 27 s
-  'test/examples.test.ts', // 26 s
   'test/export/parquet.test.ts', // 24 s
-  'test/sdk/follow.test.ts', // 23 s
   'test/export/redis-and-shard.test.ts', // 22 s
-  'test/sdk/follow-outages.test.ts', // 22 s
   'test/sdk/follow-learned-delay.test.ts', // 22 s
   'test/sdk/rate-limit-variants.test.ts', // 22 s
+  'test/sdk/follow.test.ts', // 17 s alone (2026-11-29: side by side)
   'test/export/flags-and-progress.test.ts', // 21 s
   'test/export/postgres.test.ts', // 19 s
+  'test/sdk/follow-outages.test.ts', // 11 s alone (2026-11-29: side by side)
   'test/mocks/load-export.test.ts', // 19 s
+  'test/examples.test.ts', // 13 s alone (2026-11-29: two shared processes)
   // Then the others of LONG_FIRST before 2026-11-29's reorder (under 18 s in that run), then the files of 5-15 s.
   'test/variants/export-matrix.test.ts', // waits: 5.3 / 11 (alone, load ~4, 2026-11-29; its exports in process)
   'test/typecheck.test.ts', // computes
@@ -119,7 +114,7 @@ export default defineConfig({
     sequence: { sequencer: LongFirstSequencer },
     projects: [
       { extends: true, test: { name: 'isolated', include: ISOLATED, exclude: [...configDefaults.exclude] } },
-      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...ISOLATED], isolate: false } },
+      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...ISOLATED], isolate: false, setupFiles: ['test/support/unpatched-globals.ts'] } },
       // (An `exclude` replaces vitest's default one: node_modules/ stays out only when listed again. The
       // runner projects under test/runners/ install packages there, zod's own tests among them.)
     ],

@@ -2,8 +2,8 @@
  * A consumer's project: `npm pack` of this repository (its dist/, which `npm test` built), a fresh
  * project in a temp folder that `npm install`s the tarball with msw and tsx (from the npm cache when
  * it has them; this repository's vitest linked in), then, there and as written: every code block of README.md and docs/*.md
- * marked `<!-- runnable -->` (test/support/doc-blocks.ts: TypeScript through the project's tsx, one
- * process per Markdown file; blocks that import vitest through the project's vitest, one process;
+ * marked `<!-- runnable -->` (test/support/doc-blocks.ts: TypeScript through the project's tsx, in two
+ * processes (test/support/module-runner.mjs); blocks that import vitest through the project's vitest, one process;
  * shell through bash, the CLI through `npx market-candles`), each against the
  * `npx market-candles serve ...` its comment names (started here on a free port; the block's
  * 127.0.0.1:PORT is that port; a curl's answer must be what its comment says), and examples/python
@@ -188,7 +188,7 @@ let outcomes: Map<string, Promise<Outcome>> | undefined
 /**
  * Every runnable block's outcome, all started at the first call (vitest runs 5 concurrent tests at a
  * time; the blocks wait on clocks and rate limits, not on the CPU): shell blocks a process each,
- * TypeScript blocks one process per Markdown file, blocks that import vitest one vitest run.
+ * TypeScript blocks in TS_PROCESSES processes, blocks that import vitest one vitest run.
  */
 function outcomeOf(block: DocBlock): Promise<Outcome> {
   if (outcomes === undefined) {
@@ -221,8 +221,8 @@ function outcomeOf(block: DocBlock): Promise<Outcome> {
       }))
     }
     // Copied once, before any runner starts: two runners copying it at the same moment left it
-    // missing for an instant ("Cannot find module .../doc-block-runner.mjs").
-    if ([...groups.keys()].some((key) => key !== 'vitest')) cpSync(join(ROOT, 'test/support/doc-block-runner.mjs'), join(project, 'doc-block-runner.mjs'))
+    // missing for an instant ("Cannot find module .../module-runner.mjs").
+    if ([...groups.keys()].some((key) => key !== 'vitest')) cpSync(join(ROOT, 'test/support/module-runner.mjs'), join(project, 'module-runner.mjs'))
     for (const [key, blocks] of groups) {
       const ran = key === 'vitest' ? runVitestBlocks(blocks) : runTsBlocks(key, blocks)
       for (const b of blocks) outcomes.set(b.name, ran.then((all) => all.get(b.name)!))
@@ -236,17 +236,17 @@ async function runTsBlocks(id: string, blocks: DocBlock[]): Promise<Map<string, 
   const listFile = join(work, `${id}.blocks.json`)
   const resultsFile = join(work, `${id}.results.json`)
   writeFileSync(listFile, JSON.stringify(list))
-  const run = await runBounded(process.execPath, ['--import', 'tsx', join(project, 'doc-block-runner.mjs'), listFile, resultsFile], {
+  const run = await runBounded(process.execPath, ['--import', 'tsx', join(project, 'module-runner.mjs'), listFile, resultsFile], {
     cwd: project,
     env: consumerEnv(),
     timeoutMs: Math.min(180_000, BLOCK_MS * blocks.length),
   })
-  const results = existsSync(resultsFile) ? (JSON.parse(readFileSync(resultsFile, 'utf8')) as { name: string; ok: boolean; printed: string; error?: string; left?: string[] }[]) : []
+  const results = existsSync(resultsFile) ? (JSON.parse(readFileSync(resultsFile, 'utf8')) as { name: string; ok: boolean; printed: string; stderr: string; error?: string; left?: string[] }[]) : []
   const outcomes = new Map<string, Outcome>()
   for (const block of blocks) {
     const result = results.find((r) => r.name === block.name)
     outcomes.set(block.name, result
-      ? { ok: result.ok, printed: result.printed, left: result.left, output: `${result.printed}\n${result.error ?? ''}\n${run.stderr}` }
+      ? { ok: result.ok, printed: result.printed, left: result.left, output: `${result.printed}\n${result.error ?? ''}\n${result.stderr}\n${run.stderr}` }
       : { ok: false, printed: '', output: `the runner ended before it (exit ${run.code}${run.timedOut ? ', timed out' : ''}):\n${run.stdout}\n${run.stderr}` })
   }
   return outcomes

@@ -1,14 +1,18 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
+import { runBounded } from './support/child-process.js'
 import { hasRedis, REDIS_SKIP_NOTE, startRedis } from './support/redis-server.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const EXAMPLES = join(ROOT, 'examples')
 const TIMEOUT_MS = 60_000
+/** A shared process runs several examples: its bound and its tests' timeout. */
+const SHARED_TIMEOUT_MS = 120_000
 
 /** Every example, found on disk: a new one is covered without touching this file. */
 const files = readdirSync(EXAMPLES)
@@ -57,16 +61,43 @@ const EXPECTED: Record<string, RegExp[]> = {
 
 /** Examples that need a Redis server: they run with REDIS_URL set to one the test starts, or are skipped without redis-server. */
 const NEEDS_REDIS = ['redis-workers.ts']
+/**
+ * Examples run as a user runs them, a process each (`npx tsx examples/demo.ts`, as `npm start`
+ * does): the main demo, and the Redis example, whose workers are processes of their own.
+ */
+const OWN_PROCESS = ['demo.ts', ...NEEDS_REDIS]
+/**
+ * Every other example runs in one of these processes, one after the other
+ * (test/support/module-runner.mjs): a Node and tsx start each cost about 0.8 s of CPU, the example
+ * itself 0.1-0.4 s (2026-11-29). What fails a process of its own fails there too: a throw, an exit
+ * code, a server, socket or timer left running, fetch or node:http left patched. Two processes,
+ * because several examples wait seconds (a rate limit's pacing, a running clock).
+ */
+const SHARED_PROCESSES = 2
 
-/** Runs one example on this Node with the tsx loader; kills it past the timeout. */
-async function runExample(file: string, extraEnv: Record<string, string> = {}): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
+/** The environment the examples run in: they choose their own servers; a developer's settings must not redirect them. */
+function exampleEnv(extraEnv: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...extraEnv }
-  // The examples choose their own servers; a developer's settings must not redirect them.
   delete env.MARKET_CANDLES_BASE_URL
   delete env.MARKET_CANDLES_API_KEY
   delete env.MARKET_CANDLES_LOG
   delete env.NODE_OPTIONS
-  const child = spawn(process.execPath, ['--import', 'tsx', join(EXAMPLES, file)], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  return env
+}
+
+interface Outcome {
+  /** It ended by itself, without an error or an exit code, within its time. */
+  ok: boolean
+  stdout: string
+  /** Why it failed, and its stderr: the failure's message. */
+  context: string
+  /** What it left running (examples run in a shared process). */
+  left: string[]
+}
+
+/** Runs one example on this Node with the tsx loader, as a process of its own; kills it past the timeout. */
+async function runExample(file: string, extraEnv: Record<string, string> = {}): Promise<Outcome> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(EXAMPLES, file)], { cwd: ROOT, env: exampleEnv(extraEnv), stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d))
@@ -74,14 +105,68 @@ async function runExample(file: string, extraEnv: Record<string, string> = {}): 
   const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT_MS - 5_000)
   try {
     const [code, signal] = (await once(child, 'close')) as [number | null, string | null]
-    return { code, signal, stdout, stderr }
+    return { ok: code === 0 && signal === null, stdout, left: [], context: `examples/${file}: exit ${code}${signal ? ` (${signal})` : ''}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}` }
   } finally {
     clearTimeout(timer)
   }
 }
 
-// Each example is a process of its own with its own servers, and several spend seconds waiting (a
-// rate limit's pacing, a running clock): they run side by side (at most maxConcurrency, 5).
+/** Runs examples one after the other in one process (test/support/module-runner.mjs); each one's outcome. */
+async function runShared(id: number, names: string[]): Promise<Map<string, Outcome>> {
+  const work = mkdtempSync(join(tmpdir(), 'market-candles-examples-'))
+  try {
+    const list = join(work, 'list.json')
+    const results = join(work, 'results.json')
+    writeFileSync(list, JSON.stringify(names.map((name) => ({ name, file: join(EXAMPLES, name), dir: ROOT, env: {}, timeoutMs: TIMEOUT_MS - 5_000 }))))
+    const run = await runBounded(process.execPath, ['--import', 'tsx', join(ROOT, 'test/support/module-runner.mjs'), list, results], { cwd: ROOT, env: exampleEnv(), timeoutMs: SHARED_TIMEOUT_MS })
+    const done = existsSync(results) ? (JSON.parse(readFileSync(results, 'utf8')) as { name: string; ok: boolean; printed: string; stderr: string; error?: string; left?: string[] }[]) : []
+    return new Map(names.map((name) => {
+      const r = done.find((d) => d.name === name)
+      if (r === undefined) return [name, { ok: false, stdout: '', left: [], context: `examples/${name}: the runner ${id} ended before it (exit ${run.code}${run.timedOut ? ', timed out' : ''})\n${run.stdout}\n${run.stderr}` }]
+      return [name, { ok: r.ok, stdout: r.printed, left: r.left ?? [], context: `examples/${name}${r.error ? `: ${r.error}` : ''}\n--- stdout ---\n${r.printed}\n--- stderr ---\n${r.stderr}` }]
+    }))
+  } finally {
+    rmSync(work, { recursive: true, force: true })
+  }
+}
+
+/** Runs the Redis example against a redis-server started for it. */
+async function runWithRedis(file: string): Promise<Outcome> {
+  const redis = await startRedis()
+  try {
+    return await runExample(file, { REDIS_URL: redis.url })
+  } finally {
+    await redis.stop()
+  }
+}
+
+/** Every example's outcome, all started at the first call: the processes run side by side. */
+let outcomes: Map<string, Promise<Outcome>> | undefined
+function outcomeOf(file: string): Promise<Outcome> {
+  if (outcomes === undefined) {
+    outcomes = new Map()
+    for (const name of OWN_PROCESS) {
+      if (!files.includes(name) || (NEEDS_REDIS.includes(name) && !hasRedis)) continue
+      outcomes.set(name, NEEDS_REDIS.includes(name) ? runWithRedis(name) : runExample(name))
+    }
+    const names = files.filter((f) => !OWN_PROCESS.includes(f))
+    for (let id = 0; id < SHARED_PROCESSES; id++) {
+      const group = names.filter((_, i) => i % SHARED_PROCESSES === id)
+      const ran = runShared(id, group)
+      for (const name of group) outcomes.set(name, ran.then((all) => all.get(name)!))
+    }
+    for (const outcome of outcomes.values()) outcome.catch(() => {})
+  }
+  return outcomes.get(file)!
+}
+
+function expectRan(file: string, { ok, stdout, context, left }: Outcome): void {
+  expect(ok, context).toBe(true)
+  expect(left, `left running after it: ${context}`).toEqual([])
+  expect(stdout.trim(), context).not.toBe('')
+  for (const pattern of EXPECTED[file] ?? []) expect(stdout, context).toMatch(pattern)
+}
+
 describe.concurrent('examples/*.ts run and exit by themselves', () => {
   test('there are examples, and every expectation names an existing one', () => {
     expect(files).toContain('demo.ts')
@@ -89,26 +174,12 @@ describe.concurrent('examples/*.ts run and exit by themselves', () => {
   })
 
   test.each(files.filter((f) => !NEEDS_REDIS.includes(f)))('examples/%s exits 0 and prints what it shows', async (file) => {
-    const { code, signal, stdout, stderr } = await runExample(file)
-    const context = `examples/${file}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`
-    expect(signal, context).toBeNull()
-    expect(code, context).toBe(0)
-    expect(stdout.trim(), context).not.toBe('')
-    for (const pattern of EXPECTED[file] ?? []) expect(stdout, context).toMatch(pattern)
-  }, TIMEOUT_MS)
-})
+    expectRan(file, await outcomeOf(file))
+  }, SHARED_TIMEOUT_MS)
 
-describe.skipIf(!hasRedis)(`examples that need Redis, against a redis-server the test starts${hasRedis ? '' : ` (${REDIS_SKIP_NOTE})`}`, () => {
-  test.each(files.filter((f) => NEEDS_REDIS.includes(f)))('examples/%s exits 0 and prints what it shows', async (file) => {
-    const redis = await startRedis()
-    try {
-      const { code, signal, stdout, stderr } = await runExample(file, { REDIS_URL: redis.url })
-      const context = `examples/${file}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`
-      expect(signal, context).toBeNull()
-      expect(code, context).toBe(0)
-      for (const pattern of EXPECTED[file] ?? []) expect(stdout, context).toMatch(pattern)
-    } finally {
-      await redis.stop()
-    }
-  }, TIMEOUT_MS)
+  // Examples that need Redis run with REDIS_URL set to a redis-server the test starts, or are skipped without one.
+  test.for(files.filter((f) => NEEDS_REDIS.includes(f)))(`examples/%s exits 0 and prints what it shows, against a redis-server the test starts${hasRedis ? '' : ` (${REDIS_SKIP_NOTE})`}`, { timeout: TIMEOUT_MS }, async (file, { skip }) => {
+    if (!hasRedis) skip()
+    expectRan(file, await outcomeOf(file))
+  })
 })

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs'
 import { readApiKey } from '../api-key.js'
+import { PROCESS_IO, type CliIo } from '../cli-io.js'
 import { EXIT } from '../exit-codes.js'
 import { UsageError } from '../usage-error.js'
 import { CONFORMANCE_USAGE, parseConformanceArgs } from './args.js'
@@ -12,14 +13,12 @@ import { runRules } from './run-rules.js'
 import { plural } from '../../src/internal/plural.js'
 import { CONTRACT_URL } from './rule.js'
 
-/** Where the command writes; tests pass their own. */
-export interface ConformanceIo {
-  out: (line: string) => void
-  err: (line: string) => void
+/** Where the command writes, and the environment it reads its key from; tests pass their own. */
+export interface ConformanceIo extends CliIo {
   env: NodeJS.ProcessEnv
 }
 
-const PROCESS_IO: ConformanceIo = { out: (l) => console.log(l), err: (l) => console.error(l), env: process.env }
+const PROCESS_CONFORMANCE_IO: ConformanceIo = { ...PROCESS_IO, env: process.env }
 
 /**
  * Runs `market-candles conformance ARGS`: every rule that can be observed from outside, against
@@ -27,7 +26,7 @@ const PROCESS_IO: ConformanceIo = { out: (l) => console.log(l), err: (l) => cons
  * only with `--reference`), 1 when one failed; throws
  * {@link UsageError} for bad flags. Nothing it prints or writes holds a key.
  */
-export async function runConformance(argv: readonly string[], io: ConformanceIo = PROCESS_IO): Promise<number> {
+export async function runConformance(argv: readonly string[], io: ConformanceIo = PROCESS_CONFORMANCE_IO): Promise<number> {
   const args = parseConformanceArgs(argv, io.env)
   if (args.help) {
     io.out(CONFORMANCE_USAGE)

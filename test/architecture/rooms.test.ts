@@ -31,8 +31,9 @@ const ROOMS: Record<string, readonly string[]> = {
   'mocks/node': ['mocks/msw', 'mocks/core', 'mocks/data'],
   'mocks/browser': ['mocks/msw', 'mocks/core', 'mocks/data'],
   'mocks/index.ts': ['mocks'],
-  // cli/: what every command shares, below the commands; main.ts picks one
+  // cli/: what every command shares, below the commands; run-cli.ts picks one, main.ts (the bin) runs it
   cli: [],
+  'cli/run-cli.ts': ['cli'],
   'cli/main.ts': ['cli'],
   'cli/serve': ['cli/*', 'mocks'],
   'cli/conformance': ['cli/*', 'mocks/data/accounts.ts'],

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { cliInProcess } from './cli-in-process.js'
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url))
 const DIR = mkdtempSync(join(tmpdir(), 'conformance-serve-'))
@@ -91,9 +92,18 @@ describe('market-candles conformance: usage and unreachable services', () => {
     [['conformance', '--base-url', 'http://127.0.0.1:1', '--api-key-file', '/nowhere/key.txt'], /cannot read --api-key-file \/nowhere\/key.txt/],
     [['conformance', '--bogus'], /Unknown option '--bogus'/],
   ])('%j is bad usage: exit 2 with the reason and the usage', async (args, reason) => {
-    const run = await cli(args)
+    // In process (what the bin runs): the built CLI as a process is the next test's.
+    const run = await cliInProcess(args)
     expect(run.code).toBe(2)
     expect(run.stderr).toMatch(reason)
+    expect(run.stderr).toContain('Usage: market-candles conformance')
+    expect(run.stderr).not.toContain('secret')
+  })
+
+  test('bad usage over the command line (the built CLI): the process exits 2 with the reason and the usage on stderr', async () => {
+    const run = await cli(['conformance', '--base-url', 'https://user:secret@candles.example.com'])
+    expect(run.code).toBe(2)
+    expect(run.stderr).toMatch(/^market-candles conformance: .*must not carry credentials/)
     expect(run.stderr).toContain('Usage: market-candles conformance')
     expect(run.stderr).not.toContain('secret')
   })

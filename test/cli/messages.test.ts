@@ -20,6 +20,7 @@ import { SERVE_USAGE, parseServeArgs } from '../../cli/serve/args.js'
 import { USAGE } from '../../cli/usage.js'
 import { UsageError } from '../../cli/usage-error.js'
 import { runCli } from '../export/run-cli.js'
+import { cliInProcess } from './cli-in-process.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), 'cli-messages-'))
@@ -61,7 +62,7 @@ describe('an unknown flag names the closest flag, for every command (as the SDK 
   })
 
   test('a mistyped command names the closest command', async () => {
-    const run = await runCli(['exprot'])
+    const run = await cliInProcess(['exprot'])
     expect(run.code).toBe(EXIT.usage)
     expect(run.stderr).toContain("market-candles: unknown command 'exprot'; did you mean 'export'?")
   })
@@ -110,7 +111,7 @@ describe('--help lists every exit code the commands use', () => {
   })
 
   test('market-candles --help prints them; docs/cli.md and export --help list them too', async () => {
-    const run = await runCli(['--help'])
+    const run = await cliInProcess(['--help'])
     expect(run.code).toBe(EXIT.ok)
     for (const code of Object.values(EXIT)) expect(run.stdout).toMatch(new RegExp(`^  ${code} +\\S`, 'm'))
     const table = readFileSync(join(ROOT, 'docs/cli.md'), 'utf8')
@@ -130,7 +131,7 @@ describe('messages name what a user can open, and count right', () => {
   })
 
   test('conformance names the contract by its published URL', async () => {
-    const run = await runCli(['conformance', '--base-url', 'http://127.0.0.1:9', '--only', 'openapi', '--max-requests', '1', '--timeout', '1000'])
+    const run = await cliInProcess(['conformance', '--base-url', 'http://127.0.0.1:9', '--only', 'openapi', '--max-requests', '1', '--timeout', '1000'])
     expect(run.stdout).toContain('to interface.md (https://github.com/market-candles/market-candles/blob/main/docs/contract.md): 1 rule, at most 1 request,')
     expect(run.stdout).not.toMatch(/to docs\/contract\.md/)
   })

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import { explicitDataset } from '../support/fixtures.js'
+import { cliInProcess } from './cli-in-process.js'
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url))
 
@@ -103,10 +104,16 @@ describe('the CLI: market-candles serve', () => {
     [['launch'], /unknown command 'launch'/],
     [[], /Usage: market-candles <command>/],
   ])('bad flags %j: a clear message and exit code 2', async (args, message) => {
-    const cli = run(args)
-    expect(await cli.exited).toBe(2)
-    const { stdout, stderr } = cli.output()
+    // In process (what the bin runs): the built CLI as a process is the next test's.
+    const { code, stdout, stderr } = await cliInProcess(args)
+    expect(code).toBe(2)
     expect(stderr + stdout).toMatch(message)
+  })
+
+  test('bad flags over the command line (the built CLI): the process exits 2 with the message and the usage on stderr', async () => {
+    const cli = run(['serve', '--port', 'abc'])
+    expect(await cli.exited).toBe(2)
+    expect(cli.output().stderr).toMatch(/^market-candles serve: --port must be an integer from 0 to 65535, got 'abc'\n\nUsage: market-candles serve /)
   })
 
   test('market-candles --version prints the package version', async () => {
@@ -160,9 +167,9 @@ describe('the CLI: serve --data FILE', () => {
     ['data that is not an object', () => file('number.json', { data: 5 }), /data: expected \{ exchanges, assets, candles \}/],
     ['a file that does not exist', () => join(dir, 'missing.json'), /cannot read it \(ENOENT\)/],
   ])('a bad --data file (%s): exit code 1 with the message that names it', async (_name, make, message) => {
-    const cli = run(['serve', '--port', '0', '--data', make()])
-    expect(await cli.exited).toBe(1)
-    const { stdout, stderr } = cli.output()
+    // In process (what the bin runs); the built CLI with --data as a process is the test above's.
+    const { code, stdout, stderr } = await cliInProcess(['serve', '--port', '0', '--data', make()])
+    expect(code).toBe(1)
     expect(stderr).toMatch(message)
     expect(stderr).not.toContain('my-own-secret-key-1234')
     expect(stdout).not.toMatch(/listening/)

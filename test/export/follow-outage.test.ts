@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { freePort } from '../support/free-port.js'
 import { outputDifferences, killAndRestart, startServe, type Serve } from './follow-service.js'
 import { sqliteRows } from './read-output.js'
-import { runCli, startCli, waitFor, type RunningCli } from './run-cli.js'
+import { exportInProcess } from './export-in-process.js'
+import { startCli, waitFor, type RunningCli } from './run-cli.js'
 
 const KEY = 'demo-enterprise-key'
 const MINUTE = 60_000
@@ -133,11 +134,12 @@ describe('--metrics-port', () => {
   )
 
   test('--metrics-port must be a port and --metrics-host goes with it: clear usage errors (exit 2)', async () => {
-    const base = ['export', '--mock', '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1m', '--follow', '--out', join(dir, 'x.csv')]
-    const bad = await runCli([...base, '--metrics-port', '70000'])
+    // In process (the run the CLI makes): the command line's usage errors are test/cli/messages.test's.
+    const base = ['--mock', '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1m', '--follow', '--out', join(dir, 'x.csv')]
+    const bad = await exportInProcess([...base, '--metrics-port', '70000'], {})
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain("--metrics-port must be a port number from 0 to 65535 (0: a free one), got '70000'")
-    const alone = await runCli([...base, '--metrics-host', '0.0.0.0'])
+    const alone = await exportInProcess([...base, '--metrics-host', '0.0.0.0'], {})
     expect(alone.code).toBe(2)
     expect(alone.stderr).toContain('--metrics-host applies to --metrics-port only')
   })

@@ -2,6 +2,7 @@
  * `market-candles export --follow` as a child process, against `market-candles serve` with a
  * running clock (another child process): interrupted (SIGINT), killed (SIGKILL) and resumed with
  * the same command, the output ends up holding exactly the service's series: no gap, no duplicate.
+ * Runs that end at once (nothing left to follow, usage errors) run in process.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -10,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createClient } from '../../src/index.js'
 import { startMockServer } from '../../mocks/server/index.js'
 import { csvFile, jsonLines, sqliteRows } from './read-output.js'
+import { exportInProcess } from './export-in-process.js'
 import { runCli, startCli, waitFor, type RunningCli } from './run-cli.js'
 
 const KEY = 'demo-enterprise-key'
@@ -149,8 +151,9 @@ describe('market-candles export --follow', () => {
       expect(expected).toHaveLength(2 * 126) // 23:55 to 02:00, both pairs
       expect(rows.map(rowKey).sort()).toEqual(expected)
 
-      // Once complete up to --end, the same command ends at once and writes nothing more.
-      const again = await runCli(first.args, { MARKET_CANDLES_API_KEY: KEY }, 60_000)
+      // Once complete up to --end, the same command ends at once and writes nothing more (in
+      // process: the run the CLI makes, without a Node start).
+      const again = await exportInProcess(first.args.slice(1), { MARKET_CANDLES_API_KEY: KEY })
       expect(again.code, again.stderr).toBe(0)
       expect(again.stderr).toContain('nothing left to follow')
       expect(readRows(out, ext)).toHaveLength(rows.length)
@@ -195,11 +198,11 @@ describe('market-candles export --follow', () => {
 
   test('--clock-rate applies to --follow only and must be a positive number: a clear usage error (exit 2)', async () => {
     const base = ['export', '--mock', '--exchange', 'bitstamp', '--pair', 'BTC/USD', '--interval', '1m', '--out', join(dir, 'x.csv')]
-    // Five CLI processes, each a few seconds to start at load ~20: side by side, with the file's usual limit.
+    // In process (the run the CLI makes): the usage errors of the command line are test/cli/messages.test's.
     const BAD = ['0', 'fast', '1e9', '70000']
     const [without, ...runs] = await Promise.all([
-      runCli([...base, '--clock-rate', '60'], {}, 60_000),
-      ...BAD.map((bad) => runCli([...base, '--follow', '--clock-rate', bad], {}, 60_000)),
+      exportInProcess([...base.slice(1), '--clock-rate', '60'], {}),
+      ...BAD.map((bad) => exportInProcess([...base.slice(1), '--follow', '--clock-rate', bad], {})),
     ])
     expect(without!.code).toBe(2)
     expect(without!.stderr).toContain('--clock-rate applies to --follow only')

@@ -68,7 +68,7 @@ describe('the Redis password is never printed', () => {
   })
 
   test('--help shows a placeholder only', async () => {
-    const r = await runCli(['export', '--help'], env)
+    const r = await exportInProcess(['--help'], env)
     expect(r.code).toBe(0)
     expect(r.stdout).toContain('--redis URL')
     expect(r.stdout).toContain('redis://:PASSWORD@host:6379')

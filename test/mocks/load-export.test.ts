@@ -10,7 +10,8 @@ import { readExport } from '../../mocks/data/export-files/index.js'
 import { DataError as PublicDataError, LoadError as PublicLoadError } from '../../mocks/index.js'
 import { sqliteRows } from '../export/read-output.js'
 import { exportInProcess } from '../export/export-in-process.js'
-import { runCli, startCli, waitFor } from '../export/run-cli.js'
+import { cliInProcess } from '../cli/cli-in-process.js'
+import { startCli, waitFor } from '../export/run-cli.js'
 
 /*
  * Real files from the real CLI (`node dist/cli.js export --mock`): two pages of each kind per format,
@@ -336,10 +337,11 @@ describe('serve --data FILE: an export is served alone, its exchanges and assets
     const lines = readFileSync(files.csv, 'utf8').split('\n')
     lines[2] = lines[2]!.replace(',websocket,', ',,')
     writeFileSync(bad, lines.join('\n'))
-    const result = await runCli(['serve', '--port', '0', '--data', bad], {}, 30_000)
+    // In process (what the bin runs): `serve --data` as a process is the tests' above.
+    const result = await cliInProcess(['serve', '--port', '0', '--data', bad])
     expect(result.code).toBe(1)
     expect(result.stderr.trim()).toBe(`market-candles: --data ${bad} line 3: source_channel "" is not a non-empty string`)
-    const missing = await runCli(['serve', '--port', '0', '--data', join(dir, 'gone.sqlite')], {}, 30_000)
+    const missing = await cliInProcess(['serve', '--port', '0', '--data', join(dir, 'gone.sqlite')])
     expect(missing.code).toBe(1)
     expect(missing.stderr).toMatch(/--data .*gone\.sqlite: cannot read it \(no such file or directory\)/)
     expect(missing.stderr).not.toMatch(/\n\s+at /)

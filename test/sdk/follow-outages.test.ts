@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect, test } from 'vitest'
 import {
   APIConnectionError,
   APITimeoutError,
@@ -31,11 +31,19 @@ const minutes = (from: number, to: number) => Array.from({ length: (to - from) /
 /** Consecutive repeats dropped: the order in which states were told. */
 const order = (states: FollowState[]) => states.map((s) => s.status).filter((s, i, all) => s !== all[i - 1])
 
-let target: SdkTarget | undefined
-afterEach(async () => {
-  await target?.close()
-  target = undefined
-})
+/*
+ * The tests wait on running clocks most of their time: they run side by side (describe.concurrent,
+ * five at a time), each with a service of its own, closed when the file ends; those over HTTP with a
+ * request timeout, one after the other at the end. One after the other they took 24 s (2026-11-29).
+ */
+const opened = new Set<SdkTarget>()
+afterAll(() => Promise.all([...opened].map((t) => t.close())))
+/** A service of this test's own and its client, closed at the end of the file. */
+async function own(connecting: Promise<SdkTarget>): Promise<SdkTarget> {
+  const target = await connecting
+  opened.add(target)
+  return target
+}
 
 /** Follows bitstamp BTC/USD from 5 minutes back to `end`, noting every state told. */
 async function followThrough(t: SdkTarget, options: { end?: number; maxOutageMs?: number; timeout?: number; rateLimit?: false } = {}) {
@@ -53,13 +61,13 @@ async function followThrough(t: SdkTarget, options: { end?: number; maxOutageMs?
   return { live, seen, states, error }
 }
 
-describe('follow outages: connection failures, timeouts, 5xx and 429 storms are ridden out, then the follow goes on with no gap and no duplicate', () => {
+describe.concurrent('follow outages: connection failures, timeouts, 5xx and 429 storms are ridden out, then the follow goes on with no gap and no duplicate', () => {
   test.each([
     ['a 503 storm', { status: 503, times: 25 }, InternalServerError],
     ['a 429 storm past the client own wait', { status: 429, headers: { 'retry-after': '1' }, times: 25 }, RateLimitError],
     ['network errors', { kind: 'network_error' as const, times: 25 }, APIConnectionError],
   ])('%s', async (_name, fault, errorClass) => {
-    target = await sdkViaMsw({ now: NOW, clockRate: 600 })
+    const target = await own(sdkViaMsw({ now: NOW, clockRate: 600 }))
     target.service.faults.add({ path: OHLCV, after: 3, ...fault })
     // The client's limiter waits out each Retry-After in wall time: off here, so the storm is quick.
     const { seen, states, error, live } = await followThrough(target, { rateLimit: false })
@@ -76,31 +84,15 @@ describe('follow outages: connection failures, timeouts, 5xx and 429 storms are 
     expect(live.state.lastError).toBeUndefined()
   })
 
-  test.each([
-    ['connection resets', { kind: 'reset' as const, times: 6 }, APIConnectionError],
-    ['hung requests, ended by the timeout', { kind: 'hang' as const, times: 4 }, APITimeoutError],
-  ])('%s (over HTTP)', async (_name, fault, errorClass) => {
-    target = await sdkViaHttp({ now: NOW, clockRate: 600 })
-    target.service.faults.add({ path: OHLCV, after: 3, ...fault })
-    // 500 ms: a hung request is cut by it whatever the load, but at 150 ms a loaded machine (the
-    // whole suite on two cores) cut answered requests too, retry after retry, past the test's 20 s.
-    const { seen, states, error } = await followThrough(target, { end: NOW + 10 * MIN, timeout: 500 })
-    expect(error).toBeUndefined()
-    expect(seen).toEqual(minutes(NOW - 5 * MIN, NOW + 10 * MIN))
-    // Over HTTP the catch-up may still be running when the fault comes, and Node's fetch may retry
-    // a reset keep-alive socket itself: whatever reached the follow was ridden out, to the end.
-    expect(order(states).at(-1)).toBe('ended')
-    expect(states.filter((s) => s.status === 'retrying').every((s) => s.lastError instanceof errorClass)).toBe(true)
-  }, 45_000)
 
   test('an outage in the middle of the history catch-up: the walk starts again from the last page delivered', async () => {
-    target = await sdkViaMsw({ now: NOW, clockRate: 600 })
+    const target = await own(sdkViaMsw({ now: NOW, clockRate: 600 }))
     // Three pages of history (limit 1000); the second and the tries after it fail.
     target.service.faults.add({ path: OHLCV, after: 1, status: 503, times: 5 })
     const states: FollowState[] = []
     const live = target.client({ apiKey: KEY, retry: false }).exchangeOhlcvFollow(
       { ...BTC, start: NOW - 2500 * MIN, end: NOW + 2 * MIN },
-      { now: () => target!.service.clock.now(), concurrency: 1, onStateChange: (s) => states.push(s) },
+      { now: () => target.service.clock.now(), concurrency: 1, onStateChange: (s) => states.push(s) },
     )
     const seen: string[] = []
     for await (const candle of live) seen.push(candle.close_ts)
@@ -109,7 +101,7 @@ describe('follow outages: connection failures, timeouts, 5xx and 429 storms are 
   })
 
   test('a service that stops answering for half an hour of its time, then comes back: every candle once, in order', async () => {
-    target = await sdkViaMsw({ now: NOW, clockRate: 600 })
+    const target = await own(sdkViaMsw({ now: NOW, clockRate: 600 }))
     const service = target.service
     let downAt: number | undefined
     // Down from the fourth candle request until half an hour of service time has passed.
@@ -138,9 +130,9 @@ describe('follow outages: connection failures, timeouts, 5xx and 429 storms are 
   })
 })
 
-describe('follow outages: maxOutageMs bounds the wait, and errors that waiting cannot fix end the follow at once', () => {
+describe.concurrent('follow outages: maxOutageMs bounds the wait, and errors that waiting cannot fix end the follow at once', () => {
   test('past maxOutageMs (service time) the follow rejects with the last error; the state says ended with it', async () => {
-    target = await sdkViaMsw({ now: NOW, clockRate: 600 })
+    const target = await own(sdkViaMsw({ now: NOW, clockRate: 600 }))
     target.service.faults.add({ path: OHLCV, after: 3, status: 503, probability: 1 })
     const { error, states, live } = await followThrough(target, { maxOutageMs: 10 * MIN })
     expect(error).toBeInstanceOf(InternalServerError)
@@ -154,7 +146,7 @@ describe('follow outages: maxOutageMs bounds the wait, and errors that waiting c
   })
 
   test('maxOutageMs 0 gives up at the first failure, as before 0.2', async () => {
-    target = await sdkViaMsw({ now: NOW, clockRate: 600 })
+    const target = await own(sdkViaMsw({ now: NOW, clockRate: 600 }))
     target.service.faults.add({ path: OHLCV, after: 3, status: 503 })
     const { error, states } = await followThrough(target, { maxOutageMs: 0 })
     expect(error).toBeInstanceOf(InternalServerError)
@@ -167,7 +159,7 @@ describe('follow outages: maxOutageMs bounds the wait, and errors that waiting c
     [404, NotFoundError],
     [422, UnprocessableEntityError],
   ])('a %i ends the follow at once with its typed error', async (status, errorClass) => {
-    target = await sdkViaMsw({ now: NOW, clockRate: 600 })
+    const target = await own(sdkViaMsw({ now: NOW, clockRate: 600 }))
     target.service.faults.add({ path: OHLCV, after: 3, status, times: 1 })
     const { error, states, seen } = await followThrough(target)
     expect(error).toBeInstanceOf(errorClass)
@@ -178,7 +170,7 @@ describe('follow outages: maxOutageMs bounds the wait, and errors that waiting c
   })
 
   test('a body that fails validation ends the follow at once', async () => {
-    target = await sdkViaMsw({ now: NOW, clockRate: 600 })
+    const target = await own(sdkViaMsw({ now: NOW, clockRate: 600 }))
     target.service.faults.add({ path: OHLCV, after: 3, status: 200, body: [{ close_ts: 'yesterday' }] })
     const { error, states } = await followThrough(target)
     expect(error).toBeInstanceOf(ResponseValidationError)
@@ -186,12 +178,12 @@ describe('follow outages: maxOutageMs bounds the wait, and errors that waiting c
   })
 
   test('an abort during an outage ends the follow at once with APIUserAbortError', async () => {
-    target = await sdkViaMsw({ now: NOW, clockRate: 60 })
+    const target = await own(sdkViaMsw({ now: NOW, clockRate: 60 }))
     target.service.faults.add({ path: OHLCV, after: 3, status: 503, probability: 1 })
     const controller = new AbortController()
     const live = target.client({ apiKey: KEY, retry: false }).exchangeOhlcvFollow(
       { ...BTC, start: NOW - 5 * MIN },
-      { now: () => target!.service.clock.now(), signal: controller.signal, onStateChange: (s) => s.status === 'retrying' && s.attempts === 2 && controller.abort() },
+      { now: () => target.service.clock.now(), signal: controller.signal, onStateChange: (s) => s.status === 'retrying' && s.attempts === 2 && controller.abort() },
     )
     const error = await caught((async () => { for await (const _ of live); })())
     expect(error.name).toBe('APIUserAbortError')
@@ -199,7 +191,7 @@ describe('follow outages: maxOutageMs bounds the wait, and errors that waiting c
   })
 
   test('the API key appears nowhere in a state or its error', async () => {
-    target = await sdkViaMsw({ now: NOW, clockRate: 600 })
+    const target = await own(sdkViaMsw({ now: NOW, clockRate: 600 }))
     // From the first request after the catch-up, and 20 service minutes to run into them: at 600x an
     // end 2 minutes out passed in 0.2 wall seconds, before a loaded machine sent a fourth request.
     target.service.faults.add({ path: OHLCV, after: 1, status: 503, body: { detail: `bad key ${KEY}` }, headers: { 'x-echo': KEY }, times: 3 })
@@ -210,7 +202,7 @@ describe('follow outages: maxOutageMs bounds the wait, and errors that waiting c
   })
 })
 
-describe('followMany outages: per series and overall', () => {
+describe.concurrent('followMany outages: per series and overall', () => {
   test('one series failing: it retries while the others stay live; overall retrying, then live, every candle once', async () => {
     // Service minutes must not slip past while the process waits for a core: the split (one series
     // retrying, the other live) lasts a few service minutes, and `end` is 10 minutes out. A clock at
@@ -220,7 +212,7 @@ describe('followMany outages: per series and overall', () => {
     // poll per series each service minute and a dozen retries made 10 a wall second: the client's
     // limiter paused the follow a wall second (ten service minutes, past `end`), the service answered
     // 429. Both off: the rule here is the outage's.
-    target = await sdkViaMsw({ now: NOW, rateLimit: false })
+    const target = await own(sdkViaMsw({ now: NOW, rateLimit: false }))
     const service = target.service
     const ticker = setInterval(() => service.clock.advance(6_000), 10)
     service.faults.add({ path: OHLCV, query: { base: 'ETH' }, after: 2, status: 502, times: 12 })
@@ -256,14 +248,34 @@ describe('followMany outages: per series and overall', () => {
   })
 })
 
-describe('follow options of outages are checked before any request', () => {
+describe.concurrent('follow options of outages are checked before any request', () => {
   test.each([
     [{ maxOutageMs: -1 }, /maxOutageMs must be a number/],
     [{ maxOutageMs: '5' }, /maxOutageMs must be a number/],
     [{ onStateChange: 5 }, /onStateChange must be a function/],
   ])('%o', async (options, message) => {
-    target = await sdkViaMsw({ now: NOW })
-    expect(() => target!.client({ apiKey: KEY }).exchangeOhlcvFollow(BTC, options as never)).toThrow(message)
+    const target = await own(sdkViaMsw({ now: NOW }))
+    expect(() => target.client({ apiKey: KEY }).exchangeOhlcvFollow(BTC, options as never)).toThrow(message)
     expect(target.sent).toHaveLength(0)
   })
+})
+
+// A request timeout of 500 ms: one after the other, after the others (see its comment).
+describe('follow outages over HTTP: connection resets and hung requests are ridden out, then the follow goes on with no gap and no duplicate', () => {
+  test.each([
+    ['connection resets', { kind: 'reset' as const, times: 6 }, APIConnectionError],
+    ['hung requests, ended by the timeout', { kind: 'hang' as const, times: 4 }, APITimeoutError],
+  ])('%s (over HTTP)', async (_name, fault, errorClass) => {
+    const target = await own(sdkViaHttp({ now: NOW, clockRate: 600 }))
+    target.service.faults.add({ path: OHLCV, after: 3, ...fault })
+    // 500 ms: a hung request is cut by it whatever the load, but at 150 ms a loaded machine (the
+    // whole suite on two cores) cut answered requests too, retry after retry, past the test's 20 s.
+    const { seen, states, error } = await followThrough(target, { end: NOW + 10 * MIN, timeout: 500 })
+    expect(error).toBeUndefined()
+    expect(seen).toEqual(minutes(NOW - 5 * MIN, NOW + 10 * MIN))
+    // Over HTTP the catch-up may still be running when the fault comes, and Node's fetch may retry
+    // a reset keep-alive socket itself: whatever reached the follow was ridden out, to the end.
+    expect(order(states).at(-1)).toBe('ended')
+    expect(states.filter((s) => s.status === 'retrying').every((s) => s.lastError instanceof errorClass)).toBe(true)
+  }, 45_000)
 })
