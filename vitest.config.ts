@@ -41,50 +41,50 @@ const LONG_FIRST = [
   'test/sdk/concurrent-walks.test.ts', // 40 s
   'test/api-docs.test.ts', // 34 s
   'test/export/resume.test.ts', // 33 s
-  'test/export/postgres-batches.test.ts', // 33 s
+  'test/export/sinks/postgres-batches.test.ts', // 33 s
   'test/variants/sdk-matrix.test.ts', // 32 s
-  'test/export/follow.test.ts', // 30 s
-  'test/export/follow-outage.test.ts', // 29 s
-  'test/export/follow-chaos.test.ts', // 29 s
-  'test/sdk/uncoordinated-clients.test.ts', // 28 s
+  'test/export/follow/follow.test.ts', // 30 s
+  'test/export/follow/follow-outage.test.ts', // 29 s
+  'test/export/follow/follow-chaos.test.ts', // 29 s
+  'test/sdk/rate-limit/uncoordinated-clients.test.ts', // 28 s
   'test/redis/redis-rate-limiter.test.ts', // 27 s
   'test/sdk/walks.test.ts', // 27 s
-  'test/export/parquet.test.ts', // 24 s
+  'test/export/sinks/parquet.test.ts', // 24 s
   'test/export/redis-and-shard.test.ts', // 22 s
-  'test/sdk/follow-learned-delay.test.ts', // 22 s
-  'test/sdk/rate-limit-variants.test.ts', // 22 s
-  'test/sdk/follow.test.ts', // 17 s alone (2026-11-29: side by side)
+  'test/sdk/follow/follow-learned-delay.test.ts', // 22 s
+  'test/sdk/rate-limit/rate-limit-variants.test.ts', // 22 s
+  'test/sdk/follow/follow.test.ts', // 17 s alone (2026-11-29: side by side)
   'test/export/flags-and-progress.test.ts', // 21 s
-  'test/export/postgres.test.ts', // 19 s
-  'test/sdk/follow-outages.test.ts', // 11 s alone (2026-11-29: side by side)
-  'test/mocks/load-export.test.ts', // 19 s
+  'test/export/sinks/postgres.test.ts', // 19 s
+  'test/sdk/follow/follow-outages.test.ts', // 11 s alone (2026-11-29: side by side)
+  'test/mocks/data/load-export.test.ts', // 19 s
   'test/examples.test.ts', // 13 s alone (2026-11-29: two shared processes)
   // Then the others of LONG_FIRST before 2026-11-29's reorder (under 18 s in that run), then the files of 5-15 s.
   'test/variants/export-matrix.test.ts', // waits: 5.3 / 11 (alone, load ~4, 2026-11-29; its exports in process)
   'test/typecheck.test.ts', // computes
   'test/runtimes.test.ts', // computes
-  'test/sdk/follow-clock-rate.test.ts', // waits
+  'test/sdk/follow/follow-clock-rate.test.ts', // waits
   'test/export/other-deployments.test.ts', // 6.0 / 6.2 (alone, load ~3.4, 2026-11-29; its exports in process)
   'test/export/errors.test.ts', // 8.1 / 14.5 (alone, load ~1.4, 2026-11-29)
   'test/public-api.test.ts', // waits: 4.3 / 12.7 (14 Node processes one after another; left unlisted it started 218 s into a 233 s run, 2026-11-29)
   'test/cli/conformance-rate.test.ts', // waits: 3 / 11
   'test/sdk/retries.test.ts', // waits: 3 / 11
-  'test/export/follow-redis-outage.test.ts', // waits: 3.4 / 10
+  'test/export/follow/follow-redis-outage.test.ts', // waits: 3.4 / 10
   'test/export/coverage-and-resample.test.ts',
-  'test/sdk/follow-property.test.ts', // waits: 2.8 / 10
+  'test/sdk/follow/follow-property.test.ts', // waits: 2.8 / 10
   'test/cli/serve.test.ts',
-  'test/sdk/follow-listeners.test.ts', // waits: 3 / 10
+  'test/sdk/follow/follow-listeners.test.ts', // waits: 3 / 10
   'test/runners.test.ts',
-  'test/export/formats.test.ts',
+  'test/export/sinks/formats.test.ts',
   'test/package.test.ts',
   'test/browser/chart-page.test.ts',
   'test/contract/control-plane-data.test.ts',
-  'test/sdk/rate-limiter.test.ts',
+  'test/sdk/rate-limit/rate-limiter.test.ts',
   'test/cli/serve-shutdown.test.ts',
   'test/sdk/wire-faults.test.ts',
   'test/mocks/paging.test.ts',
   'test/sessions/parallel.test.ts',
-  'test/mocks/fixtures.test.ts',
+  'test/mocks/data/fixtures.test.ts',
   'test/cli/serve-control-token.test.ts',
   'test/cli/conformance-inconclusive.test.ts',
 ]

@@ -1,12 +1,12 @@
 /**
- * Bench section chaos-follow: the seeded chaos of the test suite (test/export/chaos-round.ts), in
+ * Bench section chaos-follow: the seeded chaos of the test suite (test/export/follow/chaos-round.ts), in
  * longer rounds. Each round starts `serve` at 60x, follows two 1m series with `export --follow`
  * into SQLite (and PostgreSQL when its binaries exist, and SQLite with `--redis` when redis-server
  * is installed) and with the SDK's `client.followMany`, plays `BENCH_CHAOS_MS` (default 60 s) of
  * faults of every kind, clock jumps, one kill of the service and one of Redis, then checks each
  * output against the service page by page. `BENCH_CHAOS_ROUNDS` (default 3) rounds; the first seed is `CHAOS_SEED` when set, and every
  * seed is printed so a failing round can be replayed (`CHAOS_SEED=N npx vitest run
- * test/export/follow-chaos.test.ts` for a short one, or this section for the same length).
+ * test/export/follow/follow-chaos.test.ts` for a short one, or this section for the same length).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -14,9 +14,9 @@ import { join } from 'node:path'
 import { freePort } from '../../test/support/free-port.js'
 import { hasRedis, REDIS_SKIP_NOTE, startRedis, type RedisServer } from '../../test/support/redis-server.js'
 import { POSTGRES_MISSING, startPostgres, type RunningPostgres } from '../../test/support/postgres-server.js'
-import { runChaosRound, type ChaosRound } from '../../test/export/chaos-round.js'
-import { chaosSeed } from '../../test/export/chaos-schedule.js'
-import { freshDatabase } from '../../test/export/read-postgres.js'
+import { runChaosRound, type ChaosRound } from '../../test/export/follow/chaos-round.js'
+import { chaosSeed } from '../../test/export/follow/chaos-schedule.js'
+import { freshDatabase } from '../../test/export/sinks/read-postgres.js'
 import { median } from '../support/stats.js'
 import { verdictOfOne, type BenchRow } from '../support/table.js'
 

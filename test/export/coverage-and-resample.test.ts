@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startMockServer, type RunningMockServer } from '../../mocks/server/index.js'
 import { resample, type ExchangeCandle } from '../../src/index.js'
 import { EXPLICIT_NOW, explicitDataset } from '../support/fixtures.js'
-import { jsonLines, sqliteRows } from './read-output.js'
+import { jsonLines, sqliteRows } from './sinks/read-output.js'
 import { exportInProcess } from './export-in-process.js'
 
 // Each export runs in process (exportInProcess): this file checks coverage, the report and the resampled

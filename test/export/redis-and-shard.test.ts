@@ -11,7 +11,7 @@ import { startMockServer, type RunningMockServer } from '../../mocks/server/inde
 import { shardOfPair } from '../../cli/export/limits/shard.js'
 import { redactRedisArgs } from '../../cli/export/limits/redis-limit.js'
 import { hasRedis, REDIS_SKIP_NOTE, startRedis, type RedisServer } from '../support/redis-server.js'
-import { csvFile } from './read-output.js'
+import { csvFile } from './sinks/read-output.js'
 import { exportInProcess } from './export-in-process.js'
 import { runCli } from './run-cli.js'
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startMockServer, type RunningMockServer } from '../../mocks/server/index.js'
-import { csvFile, jsonLines, sqliteRows } from './read-output.js'
+import { csvFile, jsonLines, sqliteRows } from './sinks/read-output.js'
 import { exportInProcess } from './export-in-process.js'
 import { startCli, waitFor } from './run-cli.js'
 

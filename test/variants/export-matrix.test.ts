@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { ServiceVariantName } from '../../mocks/index.js'
 import { startMockServer, type RunningMockServer } from '../../mocks/server/index.js'
 import { formatTimestamp } from '../../src/contract/index.js'
-import { duckRows } from '../export/parquet-reader.js'
-import { sqliteRows } from '../export/read-output.js'
+import { duckRows } from '../export/sinks/parquet-reader.js'
+import { sqliteRows } from '../export/sinks/read-output.js'
 import { exportInProcess } from '../export/export-in-process.js'
 
 /*
