@@ -142,7 +142,7 @@ async function route(root: MockService, gate: ControlGate, req: IncomingMessage 
   const queryAt = url.indexOf('?')
   const path = queryAt < 0 ? url : url.slice(0, queryAt)
   // The service stamps its own answers; control answers carry its clock in `Date` too.
-  if (isControlPath(path)) return withDate(await controlEndpoint(service, gate, req, method, path, queryAt < 0 ? '' : url.slice(queryAt + 1), signal), service.clock)
+  if (isControlPath(path)) return withDate(await controlEndpoint(service, gate, req, method, path, queryAt < 0 ? '' : url.slice(queryAt + 1), signal), service.clock.now())
   return service.handle({ method, url, headers: req?.headers ?? {} })
 }
 

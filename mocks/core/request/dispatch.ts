@@ -7,6 +7,7 @@ import { readHeader } from '../message/read-header.js'
 import { reasonOf } from '../journal/rejection-reason.js'
 import { fail, json } from '../message/respond.js'
 import { ROUTES } from './routes.js'
+import { atReading, withDate } from '../state/service-time.js'
 import type { MockRequest, MockResponse, RequestNote } from '../message/types.js'
 import { applyVariant, type ResolvedVariant } from '../variant/index.js'
 
@@ -83,7 +84,9 @@ async function routeAnswer(
   options: DispatchOptions,
 ): Promise<MockResponse> {
   if (fault?.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs))
-  const res = await route.handle(ctx, { query, headers: request.headers, note })
+  // One reading of the clock decides the answer and is its Date header (service-time.ts).
+  const at = ctx.clock.now()
+  const res = withDate(await route.handle(atReading(ctx, at), { query, headers: request.headers, note }), at)
   if (options.validateResponses && route.endpoint) checkResponse(route.endpoint, res)
   if (fault?.kind === 'truncate') return { ...res, delivery: { kind: 'truncate', afterBytes: fault.fault.after_bytes! } }
   if (fault?.kind === 'slow_body') {

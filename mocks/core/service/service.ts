@@ -307,9 +307,12 @@ function serviceOf(shared: Shared, hooks: SessionHooks | undefined): MockService
         // A session's own service stamps its answers with the session's clock; a refusal of the
         // session URL itself gets the root's.
         const answered = await hooks.handle(request)
-        if (answered) return answered.headers.date === undefined ? withDate(answered, clock) : answered
+        if (answered) return answered.headers.date === undefined ? withDate(answered, clock.now()) : answered
       }
-      return withDate(await dispatch(ctx, request, dispatchOptions), clock)
+      // An endpoint's answer states the reading it was decided by; a refusal before it (404, 405,
+      // an injected fault's own answer) reads the clock as it leaves.
+      const res = await dispatch(ctx, request, dispatchOptions)
+      return res.headers.date === undefined ? withDate(res, clock.now()) : res
     },
     clock,
     usage: () => Object.fromEntries([...accounts.keys()].map((id) => [id, ctx.usage.get(id) ?? 0])),

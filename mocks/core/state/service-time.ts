@@ -21,7 +21,28 @@ export function checkPublishDelay(ms: unknown): number {
  */
 export const visibleUntil = (ctx: ServiceContext, now: number): number => now - ctx.publishDelayMs
 
-/** The answer with a `Date` header that reads the service's clock (an IMF-fixdate, whole seconds). */
-export function withDate(res: MockResponse, clock: MockClock): MockResponse {
-  return { ...res, headers: { ...res.headers, date: new Date(clock.now()).toUTCString() } }
+/** The answer with a `Date` header that states the service's clock reading `at` (an IMF-fixdate, whole seconds). */
+export function withDate(res: MockResponse, at: number): MockResponse {
+  return { ...res, headers: { ...res.headers, date: new Date(at).toUTCString() } }
+}
+
+/**
+ * The service as one request sees it: its clock read once, so the answer decides what is visible
+ * by the same instant its `Date` header states. (Read twice, a running clock could pass a candle's
+ * publication between the reads: a `Date` saying the candle is due beside an answer without it.)
+ */
+export function atReading(ctx: ServiceContext, at: number): ServiceContext {
+  const clock = ctx.clock
+  const reading: MockClock = {
+    now: () => at,
+    get rate() {
+      return clock.rate
+    },
+    set: (time) => clock.set(time),
+    setRate: (rate) => clock.setRate(rate),
+    advance: (ms) => clock.advance(ms),
+    reset: () => clock.reset(),
+  }
+  // The context's other members stay live (its index is a getter over the data that may change).
+  return Object.create(ctx, { clock: { value: reading } }) as ServiceContext
 }

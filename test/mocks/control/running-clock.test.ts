@@ -22,6 +22,19 @@ describe('the clock starts at now and runs at N times wall speed', () => {
     expect([running.rate, fixed.rate, system.rate]).toEqual([60, 0, 1])
   })
 
+  test('the Date header states the reading the answer was decided by: the newest candle closed at most one interval before it, however fast the clock runs', async () => {
+    // A year a second: 8.8 service hours a wall millisecond. Read twice (once to decide the answer,
+    // again to stamp its Date), the clock ran on hours between the reads.
+    const service = createMockService({ now: '2026-01-01T00:00:00Z', clockRate: 31_536_000, rateLimit: false })
+    for (let i = 0; i < 20; i++) {
+      const res = await service.handle({ method: 'GET', url: '/v1/exchange_ohlcv?exchange=bitstamp&interval=1m&base=BTC&quote=USD&limit=1', headers: PRO })
+      const newest = Date.parse((res.body as { close_ts: string }[])[0]!.close_ts)
+      const date = Date.parse(res.headers.date!)
+      expect(date - newest, `Date ${res.headers.date}, newest ${new Date(newest).toISOString()}`).toBeGreaterThanOrEqual(0)
+      expect(date - newest, `Date ${res.headers.date}, newest ${new Date(newest).toISOString()}`).toBeLessThan(60_000)
+    }
+  })
+
   test('set moves a running clock and it runs on; advance shifts it; setRate changes the speed from the current reading; reset restarts it', () => {
     let wall = 0
     const clock = createClock({ now: '2026-01-01T00:00:00Z', rate: 60, wall: () => wall })
