@@ -1,4 +1,5 @@
 import { getResponse } from 'msw'
+import { afterAll } from 'vitest'
 import { createMockService, type MockService, type MockServiceOptions } from '../../mocks/index.js'
 import { createHandlers } from '../../mocks/msw/index.js'
 import { startMockServer } from '../../mocks/server/index.js'
@@ -84,4 +85,18 @@ export async function caught(promise: Promise<unknown>): Promise<any> {
     return error
   }
   throw new Error('expected a rejection')
+}
+
+/**
+ * For a file whose tests run side by side, each with a service of its own: wraps a target being
+ * opened so that every one is closed when the file ends (`afterAll`).
+ */
+export function closedWhenFileEnds(): (connecting: Promise<SdkTarget>) => Promise<SdkTarget> {
+  const opened = new Set<SdkTarget>()
+  afterAll(() => Promise.all([...opened].map((t) => t.close())))
+  return async (connecting) => {
+    const target = await connecting
+    opened.add(target)
+    return target
+  }
 }

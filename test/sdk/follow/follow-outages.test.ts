@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import {
   APIConnectionError,
   APITimeoutError,
@@ -13,7 +13,7 @@ import {
   type FollowStatus,
 } from '../../../src/index.js'
 import { formatTimestamp } from '../../../src/contract/index.js'
-import { caught, sdkViaHttp, sdkViaMsw, type SdkTarget } from '../../support/sdk-targets.js'
+import { caught, sdkViaHttp, sdkViaMsw, type SdkTarget, closedWhenFileEnds } from '../../support/sdk-targets.js'
 
 /*
  * A follow outlives outages: after the client's own retries give up, it tries again with a capped
@@ -36,14 +36,8 @@ const order = (states: FollowState[]) => states.map((s) => s.status).filter((s, 
  * five at a time), each with a service of its own, closed when the file ends; those over HTTP with a
  * request timeout, one after the other at the end. One after the other they took 24 s (2026-11-29).
  */
-const opened = new Set<SdkTarget>()
-afterAll(() => Promise.all([...opened].map((t) => t.close())))
 /** A service of this test's own and its client, closed at the end of the file. */
-async function own(connecting: Promise<SdkTarget>): Promise<SdkTarget> {
-  const target = await connecting
-  opened.add(target)
-  return target
-}
+const own = closedWhenFileEnds()
 
 /** Follows bitstamp BTC/USD from 5 minutes back to `end`, noting every state told. */
 async function followThrough(t: SdkTarget, options: { end?: number; maxOutageMs?: number; timeout?: number; rateLimit?: false } = {}) {

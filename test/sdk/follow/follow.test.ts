@@ -1,8 +1,8 @@
-import { afterAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { APIUserAbortError, InvalidParamsError, type ExchangeCandle, type FollowManyCursor } from '../../../src/index.js'
 import { formatTimestamp } from '../../../src/contract/index.js'
 import { candle } from '../../support/fixtures.js'
-import { sdkViaHttp, sdkViaMsw, caught, type SdkTarget } from '../../support/sdk-targets.js'
+import { sdkViaHttp, sdkViaMsw, caught, type SdkTarget, closedWhenFileEnds } from '../../support/sdk-targets.js'
 
 const KEY = 'demo-pro-key'
 const MIN = 60_000
@@ -16,14 +16,8 @@ const candleRequests = (t: SdkTarget) => t.sent.filter((r) => r.url.pathname.end
  * five at a time), each with a service of its own, closed when the file ends. One after the other
  * they took 31 s of wall time (2026-11-29).
  */
-const opened = new Set<SdkTarget>()
-afterAll(() => Promise.all([...opened].map((t) => t.close())))
 /** A service of this test's own and its client, closed at the end of the file. */
-async function own(connecting: Promise<SdkTarget>): Promise<SdkTarget> {
-  const target = await connecting
-  opened.add(target)
-  return target
-}
+const own = closedWhenFileEnds()
 
 /** The minutes from `from` to `to` inclusive, as the service writes them. */
 const minutes = (from: number, to: number) => Array.from({ length: (to - from) / MIN + 1 }, (_, i) => iso(from + i * MIN))
