@@ -307,12 +307,10 @@ function serviceOf(shared: Shared, hooks: SessionHooks | undefined): MockService
         // A session's own service stamps its answers with the session's clock; a refusal of the
         // session URL itself gets the root's.
         const answered = await hooks.handle(request)
-        if (answered) return answered.headers.date === undefined ? withDate(answered, clock.now()) : answered
+        if (answered) return withDate(answered, clock.now())
       }
-      // An endpoint's answer states the reading it was decided by; a refusal before it (404, 405,
-      // an injected fault's own answer) reads the clock as it leaves.
-      const res = await dispatch(ctx, request, dispatchOptions)
-      return res.headers.date === undefined ? withDate(res, clock.now()) : res
+      // An endpoint's answer keeps the Date of the reading that decided it; 404, 405 and faults read the clock now.
+      return withDate(await dispatch(ctx, request, dispatchOptions), clock.now())
     },
     clock,
     usage: () => Object.fromEntries([...accounts.keys()].map((id) => [id, ctx.usage.get(id) ?? 0])),

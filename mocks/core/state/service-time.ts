@@ -21,8 +21,13 @@ export function checkPublishDelay(ms: unknown): number {
  */
 export const visibleUntil = (ctx: ServiceContext, now: number): number => now - ctx.publishDelayMs
 
-/** The answer with a `Date` header that states the service's clock reading `at` (an IMF-fixdate, whole seconds). */
+/**
+ * The answer with a `Date` header that states the service's clock reading `at` (an IMF-fixdate,
+ * whole seconds). An answer that states one already (decided at an earlier reading, or a session's
+ * own service's) keeps it.
+ */
 export function withDate(res: MockResponse, at: number): MockResponse {
+  if (res.headers.date !== undefined) return res
   return { ...res, headers: { ...res.headers, date: new Date(at).toUTCString() } }
 }
 
