@@ -10,6 +10,12 @@ const SPEED_PROBES_MS = [300, 1_000]
 const PHASE_TARGET_MS = 60
 /** Probes that narrow the readings, at most, between two moves of the clock. */
 const MAX_PHASE_PROBES = 10
+/**
+ * The speed is known once the answers allow only speeds in a range this narrow, relative to it
+ * (57-63 for 60, from the probe one second in; 0.95-1.05 for 1, after about 20 s): from then on,
+ * answers that fit only another speed first mean the clock was moved.
+ */
+const SPEED_KNOWN = 0.1
 /** Local ms between probes of a stopped clock (to see it start again). */
 const STOPPED_PROBE_MS = 1000
 /** A probe is never planned closer to now than this (local ms): timers are not exact. */
@@ -29,9 +35,12 @@ const CHECK_SPANS_MS = [3_000, 30_000]
  * `Date` has whole seconds: each answer bounds the clock (see {@link ClockRegion}). The follow
  * assumes a round speed that the answers allow (1 until they say otherwise) and reads the clock
  * in the middle of what they allow at that speed. Answers that no longer fit (the clock was moved,
- * or its speed changed) start the estimate again from the latest one. Besides the follow's own
- * requests, it asks for a few probes ({@link probeAt}): 300 ms and 1 s after the first answer
- * (the speed); then each timed so that the service dates it across a second boundary (the phase:
+ * or its speed changed) start the estimate again from the latest one; once the answers have pinned
+ * the speed, one that fits only another speed is taken for a move too, until a later answer shows
+ * the speed changed (two moves a second apart look like a new speed, 660 for three minutes in 300
+ * ms). An answer sent before the estimate's first one is not used: it may be dated before a move.
+ * Besides the follow's own requests, it asks for a few probes ({@link probeAt}): 300 ms and 1 s
+ * after the first answer (the speed); then each timed so that the service dates it across a second boundary (the phase:
  * each halves the spread, down to about 60 ms plus a round trip); one 3 s and one 30 s after the
  * first answer (a speed a little off shows only over time); every second while the clock seems
  * stopped.
@@ -50,6 +59,10 @@ export class DateClock {
   #planned: number | undefined
   /** Times the estimate started again (a moved clock): for tests and reports. */
   restarts = 0
+  /** The answers pinned the speed assumed (see SPEED_KNOWN): answers that no longer fit it first mean the clock was moved. */
+  #speedKnown = false
+  /** After an answer that fits the estimate only at another speed: that estimate (cut by it), in case the speed changed rather than the clock moved. */
+  #beforeMove: ClockRegion | undefined
   /**
    * How far answers have corrected the estimate so far, in service ms (the reading moved by each
    * answer, summed; an estimate started again adds nothing: the clock itself moved). Offsets after a
@@ -95,21 +108,54 @@ export class DateClock {
     const d = date === null ? Number.NaN : Date.parse(date)
     if (!Number.isFinite(d) || !(received >= sent)) return
     this.#planned = undefined
-    const before = this.#region ? this.now() : undefined
-    const fits = this.#region?.observe(d, sent, received) ?? false
-    let region = this.#region
-    if (!fits || !region) {
-      if (region) this.restarts++
-      region = this.#region = new ClockRegion(d, sent, received)
-      this.#firstReceived = received
-      this.#quickest = Infinity
-      this.#phaseProbes = 0
-    }
+    const region = this.#region
+    // An answer sent before the estimate's first one may have been dated before the clock moved (a
+    // slow body, a request the old service still answered): it says nothing of the clock as it
+    // reads now, and would start the estimate again on the old reading, or fit it at an absurd
+    // speed (a Date minutes old, a round trip of a second).
+    if (region && sent < region.origin) return
+    const before = region ? this.now() : undefined
+    const fits = region?.observe(d, sent, received) ?? false
+    // While a move is assumed: whether this answer fits the estimate before it, at another speed.
+    const changed = this.#beforeMove?.observe(d, sent, received) ? this.#beforeMove : undefined
+    this.#beforeMove = undefined
     this.#lastSent = Math.max(this.#lastSent, sent)
     this.#lastReceived = Math.max(this.#lastReceived, received)
     this.#quickest = Math.min(this.#quickest, received - sent)
-    if (!region.readingsAt(this.#speed, received)) this.#speed = roundSpeed(...region.speeds())
-    if (fits) this.shift += this.now() - before!
+    if (fits && region!.readingsAt(this.#speed, received)) {
+      // A move assumed that this answer bears out, as it does the speed change: still undecided.
+      this.#beforeMove = changed
+      const [slowest, fastest] = region!.speeds()
+      if (fastest - slowest <= SPEED_KNOWN * this.#speed) this.#speedKnown = true
+      this.shift += this.now() - before!
+      return
+    }
+    if (fits && !this.#speedKnown) {
+      // The speed is still being learnt: the answers say it.
+      this.#speed = roundSpeed(...region!.speeds())
+      this.shift += this.now() - before!
+      return
+    }
+    if (changed) {
+      // The move assumed does not explain this answer; the estimate before it does, at another speed.
+      this.#restart(changed, received)
+      this.#speed = roundSpeed(...changed.speeds())
+      return
+    }
+    // Not at the speed assumed: the clock moved, or its speed changed. A move is assumed (a test
+    // clock is moved far more often than its speed is changed) until a later answer fits the
+    // estimate before it, at another speed, and not the move: one that fitted no speed moved for sure.
+    this.#beforeMove = fits ? region : undefined
+    this.#restart(new ClockRegion(d, sent, received), received)
+  }
+
+  /** Starts the estimate again from `region` (the clock moved, or its speed changed): what it learnt before means nothing now. */
+  #restart(region: ClockRegion, received: number): void {
+    if (this.#region) this.restarts++
+    this.#region = region
+    this.#firstReceived = received
+    this.#quickest = Infinity
+    this.#phaseProbes = 0
   }
 
   /**

@@ -83,7 +83,8 @@ export interface FollowOptions extends RequestOptions {
    * How fast the service's clock runs, when you know it: service ms per wall ms (60 for a test
    * service started with `serve --clock-rate 60`). Not needed: the follow learns the speed from
    * the `Date` headers within its first second (a probe 300 ms after the first answer) and picks
-   * up a change (`POST /_mock/clock {"rate": N}`) at the next answer; given, it starts from it.
+   * up a change (`POST /_mock/clock {"rate": N}`) from the next answer and the probe after it (an
+   * answer that fits only another speed is first taken for a move of the clock); given, it starts from it.
    * Not with `now`, whose speed the follow measures.
    * @default 1, then learnt from the `Date` headers
    * @example

@@ -4,9 +4,9 @@
  * PostgreSQL when given a database, and into a second SQLite file with `--redis` when given a
  * redis-server), and an SDK follower in this process (`client.followMany`, the service's time from
  * its `Date` headers scaled by the clock rate, as `export --clock-rate` does); the schedule of
- * chaos-schedule.ts played against the service (and Redis); then the faults cleared, each follower
- * waited for until live, stopped (SIGTERM; the SDK's by an AbortSignal), and its output compared
- * with the service's candles fetched page by page.
+ * chaos-schedule.ts played against the service (and Redis); then the faults cleared, the followers
+ * watched side by side until each is live (60 s each), stopped (SIGTERM; the SDK's by an
+ * AbortSignal), and each output compared with the service's candles fetched page by page.
  */
 import { join } from 'node:path'
 import { createClient, type FollowSeries } from '../../../src/index.js'
@@ -199,15 +199,17 @@ export async function runChaosRound(options: { seed: number; chaosMs: number; po
     log.push(`+${cleared - began} ms: faults cleared`)
 
     const outcomes: FollowerOutcome[] = []
-    const catchUp = new Map<Follower, number | undefined>()
-    for (const f of followers) {
-      let lag = Infinity
-      while (f.cli.child.exitCode === null && Date.now() < cleared + 60_000 && (lag = await maxLag(f.metricsUrl)) > LIVE_LAG_S) await new Promise((r) => setTimeout(r, 250))
-      catchUp.set(f, lag <= LIVE_LAG_S ? Date.now() - cleared : undefined)
+    // Every follower has the whole 60 s from the faults cleared: they are watched side by side, so
+    // one that never catches up does not use up the time of those watched after it.
+    const catchUp = new Map<Follower, number>()
+    let sdkCatchUp: number | undefined
+    for (;;) {
+      for (const f of followers) if (!catchUp.has(f) && f.cli.child.exitCode === null && (await maxLag(f.metricsUrl)) <= LIVE_LAG_S) catchUp.set(f, Date.now() - cleared)
+      if (sdkCatchUp === undefined && !sdk.ended() && sdk.maxLag() <= LIVE_LAG_S) sdkCatchUp = Date.now() - cleared
+      const waiting = followers.some((f) => !catchUp.has(f) && f.cli.child.exitCode === null) || (sdkCatchUp === undefined && !sdk.ended())
+      if (!waiting || Date.now() >= cleared + 60_000) break
+      await new Promise((r) => setTimeout(r, 250))
     }
-    let sdkLag = Infinity
-    while (!sdk.ended() && Date.now() < cleared + 60_000 && (sdkLag = sdk.maxLag()) > LIVE_LAG_S) await new Promise((r) => setTimeout(r, 250))
-    const sdkCatchUp = sdkLag <= LIVE_LAG_S ? Date.now() - cleared : undefined
     // No secret in any metric's label or value either.
     const scraped = new Map<Follower, string>()
     for (const f of followers) scraped.set(f, await fetch(f.metricsUrl).then((r) => r.text(), () => ''))

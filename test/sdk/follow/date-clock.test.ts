@@ -135,6 +135,46 @@ describe("the service's clock from its Date headers (whole seconds): the reading
     expect(Math.abs(sim.clock.now() - sim.truth())).toBeLessThan(100)
   })
 
+  test('an answer sent before the clock was moved and delivered after answers that showed the move (a slow body) changes nothing: its Date is from before the move', () => {
+    const sim = simulate({ offset: -5e12, speed: 60, rtt: 2 })
+    sim.ask()
+    sim.probe(sim.local + 3000)
+    expect(sim.clock.speed).toBe(60)
+    // Dated as it leaves; its body comes 1.4 s later.
+    const sent = sim.local
+    const dated = Math.floor(sim.truth(sent + 5) / 1000) * 1000
+    sim.local += 700
+    sim.move(120_000)
+    sim.ask()
+    const restarts = sim.clock.restarts
+    sim.local = sent + 1400
+    sim.clock.observe(new Date(dated).toUTCString(), sent, sim.local)
+    expect(sim.clock.restarts).toBe(restarts)
+    expect(sim.clock.speed).toBe(60)
+    expect(Math.abs(sim.clock.now() - sim.truth())).toBeLessThan(1000)
+    sim.ask()
+    expect(sim.clock.speed).toBe(60)
+    expect(Math.abs(sim.clock.now() - sim.truth())).toBeLessThan(1000)
+  })
+
+  test('a clock moved twice within a second (the service started again, then its clock advanced): two moves, not a new speed; the reading follows at 60x', () => {
+    const sim = simulate({ offset: -5e12, speed: 60, rtt: 2 })
+    sim.ask()
+    sim.probe(sim.local + 3000)
+    sim.local += 1000
+    sim.move(2_000)
+    sim.ask()
+    sim.local += 300
+    sim.move(180_000)
+    // Two answers 300 ms apart, three minutes apart on the clock: they fit a speed of about 660 too.
+    sim.ask()
+    expect(sim.clock.speed).toBe(60)
+    expect(Math.abs(sim.clock.now() - sim.truth())).toBeLessThan(1000)
+    sim.probe(sim.local + 2000)
+    expect(sim.clock.speed).toBe(60)
+    expect(Math.abs(sim.clock.now() - sim.truth())).toBeLessThan(1000)
+  })
+
   test('a stopped clock is seen as one (speed 0), probed every second, and its start seen at the next probe', () => {
     const sim = simulate({ offset: 0, speed: 1, rtt: 2 })
     sim.setSpeed(0)
