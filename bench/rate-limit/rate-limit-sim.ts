@@ -17,23 +17,13 @@
  * until the first client is done (all clients walking: what the sharing itself costs, without the
  * start and the end).
  */
+import { seededRandom } from '../../mocks/core/faults/seeded-random.js'
 import { RateLimiter } from '../../src/rate-limit/rate-limiter.js'
 
 type Variant = 'all' | 'retry-after' | 'none'
 
-function rng(seed: number) {
-  let s = seed >>> 0
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0
-    let t = s
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 export async function simulate(variant: Variant, clients: number, totalPages: number, seed: number, latency = 100, startAt = seed * 1000) {
-  const random = rng(seed)
+  const random = seededRandom(seed)
   let now = startAt
   const events: Array<{ at: number; run: () => void | Promise<void> }> = []
   const at = (t: number, run: () => void | Promise<void>) => {
