@@ -15,7 +15,8 @@
  * client sends before its first answer (new connections) by that much, +-20 %; TRACE=seed prints that run's
  * answers with every limiter's share; MID=1 prints each run's steady rate, from 2 s after the start
  * until the first client is done (all clients walking: what the sharing itself costs, without the
- * start and the end).
+ * start and the end); UNEVEN=1 splits the pages 1 : 2 : ... : N between the clients instead of
+ * evenly (clients that leave one after another: what learning of a departure costs).
  */
 import { seededRandom } from '../../mocks/core/faults/seeded-random.js'
 import { RateLimiter } from '../../src/rate-limit/rate-limiter.js'
@@ -55,7 +56,7 @@ export async function simulate(variant: Variant, clients: number, totalPages: nu
   for (let c = 0; c < clients; c++) {
     const limiter = new RateLimiter({ now: () => now, random })
     limiters.push(limiter)
-    let toStart = Math.floor(totalPages / clients)
+    let toStart = process.env.UNEVEN ? Math.floor((2 * totalPages * (c + 1)) / (clients * (clients + 1))) : Math.floor(totalPages / clients)
     const retries: Array<{ page: number; n: number }> = []
     let inFlight = 0
     let answered = false

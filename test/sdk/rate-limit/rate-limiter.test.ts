@@ -381,6 +381,58 @@ describe('the client-side rate limiter mirrors the service sliding window (rate 
       expect(turns.wait(1, 1000, 4, 10)).toBe(trialAt(4, 1, 2) - wall.now)
     })
 
+    test('after a refused trial a limiter trials at most one beyond what it holds, or back to what it held a turn earlier: cut by 429s within its share, it wins its places back in one turn', () => {
+      const wall = { now: 0 }
+      const turns = new TrialTurns(() => wall.now)
+      const step = Math.max(TURN.minStepMs, TURN.stepRoundTrips * 10)
+      turns.yielded() // a 429 within the share: trials wait for turns from now on
+      // Turn 1: holding 3 of 10, it gives one back (2), its trial is refused, and two 429s within its share cut it to 1.
+      wall.now = TURN.ms + 2 * step
+      expect(turns.turn(3, 10, 10)).toBe(1)
+      wall.now = TURN.ms + 1000 + TURN.after + step * 3
+      expect(turns.wait(2, 1000, 10, 10)).toBe(0)
+      turns.sent()
+      turns.refused()
+      turns.yielded()
+      turns.yielded()
+      // Turn 2: it ended below what it held (3 -> 1): no give-back; trials back to 3, none beyond.
+      wall.now = 2 * TURN.ms
+      expect(turns.turn(1, 10, 10)).toBe(0)
+      for (const share of [1, 2]) {
+        wall.now = 2 * TURN.ms + 1000 + TURN.after + step * 2 * (share - 1)
+        expect(turns.wait(share, 1000, 10, 10), `a trial from ${share}`).toBe(0)
+        turns.sent()
+        turns.passed()
+      }
+      expect(turns.wait(3, 1000, 10, 10)).toBe(Infinity)
+    })
+
+    test('a limiter that won back its second place keeps it: it gives nothing back and trials, instead of walking on one request a second', () => {
+      const wall = { now: 0 }
+      const turns = new TrialTurns(() => wall.now)
+      const step = Math.max(TURN.minStepMs, TURN.stepRoundTrips * 10)
+      turns.yielded()
+      // Turn 1: holding 2, it gives one back and its trial is refused: 1.
+      wall.now = TURN.ms
+      expect(turns.turn(2, 10, 10)).toBe(1)
+      turns.sent()
+      turns.refused()
+      // Turn 2: below what it held (2 -> 1): it trials back to 2.
+      wall.now = 2 * TURN.ms
+      expect(turns.turn(1, 10, 10)).toBe(0)
+      wall.now = 2 * TURN.ms + 1000 + TURN.after + step
+      expect(turns.wait(1, 1000, 10, 10)).toBe(0)
+      turns.sent()
+      turns.passed()
+      // Turn 3: above what it held (1 -> 2), but at 2 it keeps its place, and trials in its order.
+      wall.now = 3 * TURN.ms
+      expect(turns.turn(2, 10, 10)).toBe(0)
+      wall.now = 4 * TURN.ms - 1
+      expect(turns.turn(2, 10, 10)).toBe(0)
+      wall.now = 3 * TURN.ms
+      expect(turns.wait(2, 1000, 10, 10)).toBe(1000 + TURN.after + step * 2)
+    })
+
     test('a limiter holding more gives its request back later in the turn (one window before the trials of the share below it), so the place stays empty about one window', async () => {
       const clock = { now: TURN.ms - 3000 }
       const limiter = new RateLimiter({ perSecond: 10, marginMs: 0, now: () => clock.now, random: () => 0.5 })
