@@ -93,22 +93,26 @@ console.log(`market-candles bench, ${date} (node ${process.version}, ${process.p
 console.log(build ? buildCli() : 'dist/ not rebuilt (--no-build)')
 console.log('')
 
-// Every loop is bounded; this only catches a hang (e.g. a request that never completes).
-// Exiting kills the server children too. The whole run takes about 15-18 minutes, most of it in 3b
-// (paced by the rate limit), 3c (walks of 10 M candles) and follow (about 10: it waits for minutes to close,
-// then its three memory runs of about 2 minutes each go one at a time).
+// Every loop is bounded; this only catches a hang (e.g. a request that never completes), section by
+// section: the longest, 3d, takes about 17 minutes (bench/README.md gives each one's time).
+// Exiting kills the server children too.
 const WATCHDOG_S = 1500
-const watchdog = setTimeout(() => {
-  console.error(`bench: still running after ${WATCHDOG_S} s, giving up`)
-  process.exit(2)
-}, WATCHDOG_S * 1000)
-watchdog.unref()
+let watchdog: ReturnType<typeof setTimeout> | undefined
+const watch = (id: string) => {
+  clearTimeout(watchdog)
+  watchdog = setTimeout(() => {
+    console.error(`bench: section ${id} still running after ${WATCHDOG_S} s, giving up`)
+    process.exit(2)
+  }, WATCHDOG_S * 1000)
+  watchdog.unref()
+}
 const started = performance.now()
 const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(1)
 
 const table: TableRow[] = []
 let ok = true
 for (const section of selected) {
+  watch(section.id)
   const t0 = performance.now()
   // A section that throws is reported and the others still run: the table says what failed.
   const result = await section.run().catch((error: unknown) => {
@@ -123,6 +127,7 @@ for (const section of selected) {
   table.push(...rows.map((row) => ({ section: section.id, ...row })))
   ok &&= result.pass && rows.every((row) => row.verdict !== 'not met')
 }
+clearTimeout(watchdog)
 
 console.log(`Summary (${date}; measurements ${seconds(started)} s, with the build ${seconds(benchStarted)} s):`)
 for (const line of formatTable(table)) console.log(line)
