@@ -236,6 +236,10 @@ describe('the client-side rate limiter mirrors the service sliding window (rate 
 
   describe('without RateLimit-* headers (a 429 with Retry-After only, or with nothing: D13), the limiter learns from 429s alone', () => {
     const ok = { status: 200, headers: {} }
+    /** The step between trials at the tests' round trips of 10 ms (see TrialTurns). */
+    const step = Math.max(TURN.minStepMs, TURN.stepRoundTrips * 10)
+    /** When a trial may leave in a turn: one window after its start, in order of share, then of what the limiter held before it. */
+    const trialAt = (turn: number, share: number, held: number) => turn * TURN.ms + 1000 + TURN.after + step * (2 * (share - 1) + (held > share ? 1 : 0))
     /** A limiter of perSecond 4 (a probe of 1) whose probe was answered 200 without headers at t = 10: share 1. */
     async function headerless() {
       const clock = { now: 0 }
@@ -320,33 +324,30 @@ describe('the client-side rate limiter mirrors the service sliding window (rate 
       clock.now = TURN.ms + 10 // the turn began at TURN.ms: one request given back
       await send() // within the share of 1 (its newer slot freed at 8010)
       expect(limiter.share).toBe(1)
-      const step = Math.max(TURN.minStepMs, TURN.stepRoundTrips * 10)
       // Share 1, held 2 before the turn: order 2 * (1 - 1) + 1. Its slot frees first, at 8010 + 1000.
-      const trialAt = TURN.ms + 1000 + TURN.after + 1 * step
+      const trial = trialAt(1, 1, 2)
       expect(limiter.delay()).toBe(TURN.ms + 1010 - clock.now)
       clock.now = TURN.ms + 1010
       await send() // within the share again
-      expect(limiter.delay()).toBe(trialAt - clock.now)
-      clock.now = trialAt
+      expect(limiter.delay()).toBe(trial - clock.now)
+      clock.now = trial
       await send() // the trial passed: share 2, what it held
       expect(limiter.share).toBe(2)
       // One beyond what it held may be tried (a trial of its turn before was refused): order 2 * (2 - 1).
-      clock.now = TURN.ms + 1000 + TURN.after + 2 * step
+      clock.now = trialAt(1, 2, 2)
       await send()
       expect(limiter.share).toBe(3)
       // No further trial this turn: only the share's own slots free up (the oldest of the three, sent at 9010).
       expect(limiter.delay()).toBe(TURN.ms + 2010 - clock.now)
       clock.now = TURN.ms + 2010
       await send()
-      expect(limiter.delay()).toBe(trialAt + 1000 - clock.now) // the trial's slot, and still no trial
+      expect(limiter.delay()).toBe(trial + 1000 - clock.now) // the trial's slot, and still no trial
       expect(limiter.share).toBe(3)
     })
 
     test('the places go round at the least cost: a limiter that won a place in the last turn gives one back and sends no trial; one that gave a place up gives nothing back and trials', () => {
       const wall = { now: 0 }
       const turns = new TrialTurns(() => wall.now)
-      const step = Math.max(TURN.minStepMs, TURN.stepRoundTrips * 10)
-      const trialAt = (turn: number, share: number, held: number) => turn * TURN.ms + 1000 + TURN.after + step * (2 * (share - 1) + (held > share ? 1 : 0))
       turns.yielded() // a 429 within the share: trials wait for turns from now on
       // Turn 1: holding 2 (the first turn: nothing to compare with), it gives one back at once and trials.
       wall.now = TURN.ms
@@ -384,12 +385,11 @@ describe('the client-side rate limiter mirrors the service sliding window (rate 
     test('after a refused trial a limiter trials at most one beyond what it holds, or back to what it held a turn earlier: cut by 429s within its share, it wins its places back in one turn', () => {
       const wall = { now: 0 }
       const turns = new TrialTurns(() => wall.now)
-      const step = Math.max(TURN.minStepMs, TURN.stepRoundTrips * 10)
       turns.yielded() // a 429 within the share: trials wait for turns from now on
       // Turn 1: holding 3 of 10, it gives one back (2), its trial is refused, and two 429s within its share cut it to 1.
       wall.now = TURN.ms + 2 * step
       expect(turns.turn(3, 10, 10)).toBe(1)
-      wall.now = TURN.ms + 1000 + TURN.after + step * 3
+      wall.now = trialAt(1, 2, 3)
       expect(turns.wait(2, 1000, 10, 10)).toBe(0)
       turns.sent()
       turns.refused()
@@ -399,7 +399,7 @@ describe('the client-side rate limiter mirrors the service sliding window (rate 
       wall.now = 2 * TURN.ms
       expect(turns.turn(1, 10, 10)).toBe(0)
       for (const share of [1, 2]) {
-        wall.now = 2 * TURN.ms + 1000 + TURN.after + step * 2 * (share - 1)
+        wall.now = trialAt(2, share, 1)
         expect(turns.wait(share, 1000, 10, 10), `a trial from ${share}`).toBe(0)
         turns.sent()
         turns.passed()
@@ -410,7 +410,6 @@ describe('the client-side rate limiter mirrors the service sliding window (rate 
     test('a limiter that won back its second place keeps it: it gives nothing back and trials, instead of walking on one request a second', () => {
       const wall = { now: 0 }
       const turns = new TrialTurns(() => wall.now)
-      const step = Math.max(TURN.minStepMs, TURN.stepRoundTrips * 10)
       turns.yielded()
       // Turn 1: holding 2, it gives one back and its trial is refused: 1.
       wall.now = TURN.ms
@@ -420,7 +419,7 @@ describe('the client-side rate limiter mirrors the service sliding window (rate 
       // Turn 2: below what it held (2 -> 1): it trials back to 2.
       wall.now = 2 * TURN.ms
       expect(turns.turn(1, 10, 10)).toBe(0)
-      wall.now = 2 * TURN.ms + 1000 + TURN.after + step
+      wall.now = trialAt(2, 1, 1)
       expect(turns.wait(1, 1000, 10, 10)).toBe(0)
       turns.sent()
       turns.passed()
@@ -430,7 +429,7 @@ describe('the client-side rate limiter mirrors the service sliding window (rate 
       wall.now = 4 * TURN.ms - 1
       expect(turns.turn(2, 10, 10)).toBe(0)
       wall.now = 3 * TURN.ms
-      expect(turns.wait(2, 1000, 10, 10)).toBe(1000 + TURN.after + step * 2)
+      expect(turns.wait(2, 1000, 10, 10)).toBe(trialAt(3, 2, 2) - wall.now)
     })
 
     test('a limiter holding more gives its request back later in the turn (one window before the trials of the share below it), so the place stays empty about one window', async () => {
@@ -444,7 +443,6 @@ describe('the client-side rate limiter mirrors the service sliding window (rate 
       for (let i = 0; i < 4; i++) await send() // probe of 3, then a trial: share 4
       await send(429)
       expect(limiter.share).toBe(4)
-      const step = Math.max(TURN.minStepMs, TURN.stepRoundTrips * 10)
       clock.now = TURN.ms + 2 * (4 - 2) * step - 1
       limiter.delay()
       expect(limiter.share).toBe(4) // the turn has begun, but a share of 4 gives back at 2 * (4 - 2) steps
