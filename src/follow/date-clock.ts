@@ -70,9 +70,15 @@ export class DateClock {
    */
   shift = 0
 
-  /** `speed`: service ms per local ms to assume until the answers say otherwise. */
-  constructor(speed = 1, local: () => number = Date.now) {
-    this.#speed = speed
+  /**
+   * `speed`: service ms per local ms, as the caller knows it (`clockRate`); left out, 1 until the
+   * answers say otherwise. A speed given is taken as known: answers that fit only another speed
+   * first mean the clock was moved (a test service's clock moved in the follow's first second
+   * would otherwise pass for a speed of thousands), until a later answer shows the speed changed.
+   */
+  constructor(speed?: number, local: () => number = Date.now) {
+    this.#speed = speed ?? 1
+    this.#speedKnown = speed !== undefined
     this.#local = local
   }
 

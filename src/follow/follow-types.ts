@@ -84,7 +84,8 @@ export interface FollowOptions extends RequestOptions {
    * service started with `serve --clock-rate 60`). Not needed: the follow learns the speed from
    * the `Date` headers within its first second (a probe 300 ms after the first answer) and picks
    * up a change (`POST /_mock/clock {"rate": N}`) from the next answer and the probe after it (an
-   * answer that fits only another speed is first taken for a move of the clock); given, it starts from it.
+   * answer that fits only another speed is first taken for a move of the clock); given, it starts from it,
+   * and a move of the clock in the follow's first second is taken for one, not for a new speed.
    * Not with `now`, whose speed the follow measures.
    * @default 1, then learnt from the `Date` headers
    * @example

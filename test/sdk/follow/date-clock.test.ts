@@ -8,12 +8,12 @@ import { DateClock } from '../../../src/follow/date-clock.js'
  * ms), answering after `rtt` ms, dated halfway: the Date header a follow would see, and a
  * DateClock that learns from it. No timers: the local clock is the simulation's.
  */
-function simulate(options: { offset: number; speed: number; rtt: number; start?: number }) {
+function simulate(options: { offset: number; speed: number; rtt: number; start?: number; given?: number }) {
   let local = options.start ?? Date.parse('2026-11-28T10:00:00.123Z')
   let { offset, speed } = options
   let requests = 0
   const truth = (at = local) => offset + speed * at
-  const clock = new DateClock(1, () => local)
+  const clock = new DateClock(options.given, () => local)
   const ask = () => {
     requests++
     const sent = local
@@ -172,6 +172,28 @@ describe("the service's clock from its Date headers (whole seconds): the reading
     expect(Math.abs(sim.clock.now() - sim.truth())).toBeLessThan(1000)
     sim.probe(sim.local + 2000)
     expect(sim.clock.speed).toBe(60)
+    expect(Math.abs(sim.clock.now() - sim.truth())).toBeLessThan(1000)
+  })
+
+  test('with its speed given (clockRate 120), a clock moved 108 minutes half a second after the first answer, before any probe: a move, not a speed of thousands; the reading follows at 120x', () => {
+    const sim = simulate({ offset: -5e12, speed: 120, rtt: 2, given: 120 })
+    sim.ask()
+    sim.local += 500
+    sim.move(108 * 60_000)
+    sim.ask()
+    expect(sim.clock.speed).toBe(120)
+    expect(sim.clock.restarts).toBe(1)
+    expect(Math.abs(sim.clock.now() - sim.truth())).toBeLessThan(1000)
+    sim.probe(sim.local + 3000)
+    expect(sim.clock.speed).toBe(120)
+    expect(Math.abs(sim.clock.now() - sim.truth())).toBeLessThan(1000)
+  })
+
+  test('a speed given that is wrong (clockRate 60, the clock at wall speed) is corrected within a second of answers', () => {
+    const sim = simulate({ offset: 0, speed: 1, rtt: 2, given: 60 })
+    sim.ask()
+    sim.probe(sim.local + 1500)
+    expect(sim.clock.speed).toBe(1)
     expect(Math.abs(sim.clock.now() - sim.truth())).toBeLessThan(1000)
   })
 
