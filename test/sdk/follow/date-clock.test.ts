@@ -57,6 +57,12 @@ function simulate(options: { offset: number; speed: number; rtt: number; start?:
   }
 }
 
+/** The clock assumes `speed` and reads the service's clock within `withinMs` of the truth. */
+function expectReading(sim: ReturnType<typeof simulate>, speed: number, withinMs = 1000): void {
+  expect(sim.clock.speed).toBe(speed)
+  expect(Math.abs(sim.clock.now() - sim.truth())).toBeLessThan(withinMs)
+}
+
 describe("the service's clock from its Date headers (whole seconds): the reading, the speed, a few probes", () => {
   test('at wall speed, the first answer and a few probes put the reading within 60 ms plus a round trip, in under 10 s and 12 requests', () => {
     const sim = simulate({ offset: 123_456, speed: 1, rtt: 4 })
@@ -106,8 +112,7 @@ describe("the service's clock from its Date headers (whole seconds): the reading
     sim.ask()
     const start = sim.local
     sim.probe(start + 1000)
-    expect(sim.clock.speed).toBe(60)
-    expect(Math.abs(sim.clock.now() - sim.truth())).toBeLessThan(1000)
+    expectReading(sim, 60)
   })
 
   test('a speed change (POST /_mock/clock {"rate": 600}) is picked up at the next answer and its probe; a move starts the estimate again', () => {
@@ -119,14 +124,12 @@ describe("the service's clock from its Date headers (whole seconds): the reading
     sim.local += 1000
     sim.ask()
     sim.probe(sim.local + 1000)
-    expect(sim.clock.speed).toBe(600)
-    expect(Math.abs(sim.clock.now() - sim.truth())).toBeLessThan(5_000)
+    expectReading(sim, 600, 5_000)
     sim.setSpeed(1)
     sim.local += 1000
     sim.ask()
     sim.probe(sim.local + 10_000)
-    expect(sim.clock.speed).toBe(1)
-    expect(Math.abs(sim.clock.now() - sim.truth())).toBeLessThan(100)
+    expectReading(sim, 1, 100)
     const restarts = sim.clock.restarts
     sim.move(3_600_000)
     sim.ask()
@@ -150,11 +153,9 @@ describe("the service's clock from its Date headers (whole seconds): the reading
     sim.local = sent + 1400
     sim.clock.observe(new Date(dated).toUTCString(), sent, sim.local)
     expect(sim.clock.restarts).toBe(restarts)
-    expect(sim.clock.speed).toBe(60)
-    expect(Math.abs(sim.clock.now() - sim.truth())).toBeLessThan(1000)
+    expectReading(sim, 60)
     sim.ask()
-    expect(sim.clock.speed).toBe(60)
-    expect(Math.abs(sim.clock.now() - sim.truth())).toBeLessThan(1000)
+    expectReading(sim, 60)
   })
 
   test('a clock moved twice within a second (the service started again, then its clock advanced): two moves, not a new speed; the reading follows at 60x', () => {
@@ -168,11 +169,9 @@ describe("the service's clock from its Date headers (whole seconds): the reading
     sim.move(180_000)
     // Two answers 300 ms apart, three minutes apart on the clock: they fit a speed of about 660 too.
     sim.ask()
-    expect(sim.clock.speed).toBe(60)
-    expect(Math.abs(sim.clock.now() - sim.truth())).toBeLessThan(1000)
+    expectReading(sim, 60)
     sim.probe(sim.local + 2000)
-    expect(sim.clock.speed).toBe(60)
-    expect(Math.abs(sim.clock.now() - sim.truth())).toBeLessThan(1000)
+    expectReading(sim, 60)
   })
 
   test('with its speed given (clockRate 120), a clock moved 108 minutes half a second after the first answer, before any probe: a move, not a speed of thousands; the reading follows at 120x', () => {
@@ -181,20 +180,17 @@ describe("the service's clock from its Date headers (whole seconds): the reading
     sim.local += 500
     sim.move(108 * 60_000)
     sim.ask()
-    expect(sim.clock.speed).toBe(120)
     expect(sim.clock.restarts).toBe(1)
-    expect(Math.abs(sim.clock.now() - sim.truth())).toBeLessThan(1000)
+    expectReading(sim, 120)
     sim.probe(sim.local + 3000)
-    expect(sim.clock.speed).toBe(120)
-    expect(Math.abs(sim.clock.now() - sim.truth())).toBeLessThan(1000)
+    expectReading(sim, 120)
   })
 
   test('a speed given that is wrong (clockRate 60, the clock at wall speed) is corrected within a second of answers', () => {
     const sim = simulate({ offset: 0, speed: 1, rtt: 2, given: 60 })
     sim.ask()
     sim.probe(sim.local + 1500)
-    expect(sim.clock.speed).toBe(1)
-    expect(Math.abs(sim.clock.now() - sim.truth())).toBeLessThan(1000)
+    expectReading(sim, 1)
   })
 
   test('a stopped clock is seen as one (speed 0), probed every second, and its start seen at the next probe', () => {
